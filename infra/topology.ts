@@ -1,0 +1,187 @@
+/**
+ * The system, declared once as plain data: tables, queues, the raw-sample bucket, the functions and
+ * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
+ * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
+ */
+
+export type KeyType = "S" | "N";
+export interface KeyAttr {
+  readonly name: string;
+  readonly type: KeyType;
+}
+
+export interface TableSpec {
+  readonly partitionKey: KeyAttr;
+  readonly sortKey?: KeyAttr;
+  /** DynamoDB Streams view; consumers read story clusters from it. */
+  readonly stream?: "NEW_AND_OLD_IMAGES";
+  readonly timeToLiveAttribute?: string;
+  readonly description: string;
+}
+
+export interface QueueSpec {
+  readonly fifo: boolean;
+  readonly visibilityTimeoutSeconds: number;
+  /** Receives after which a message moves to the queue's dead-letter queue. */
+  readonly maxReceiveCount: number;
+  readonly retentionDays: number;
+  readonly description: string;
+}
+
+export interface BucketSpec {
+  /** Objects under these prefixes expire after the given number of days. */
+  readonly expireAfterDays: number;
+  readonly description: string;
+}
+
+export type TableName = "articles" | "frontier" | "sources" | "buckets" | "clusters";
+export type QueueName = "fetch" | "dedup";
+export type BucketName = "raw";
+export type FunctionName = "discover" | "fetch" | "dedup" | "quality";
+
+export type Trigger =
+  | { readonly kind: "schedule"; readonly cron: string; readonly description: string }
+  | { readonly kind: "queue"; readonly queue: QueueName; readonly batchSize: number; readonly maxConcurrency: number };
+
+export interface FunctionAccess {
+  readonly tables: Partial<Record<TableName, "read" | "readwrite">>;
+  readonly queues: Partial<Record<QueueName, "send">>;
+  readonly buckets: Partial<Record<BucketName, "read" | "write" | "readwrite">>;
+}
+
+export interface FunctionSpec {
+  /** Path from the repo root to the handler module; it exports `handler`. */
+  readonly entry: string;
+  readonly memoryMb: number;
+  readonly timeoutSeconds: number;
+  readonly trigger: Trigger;
+  readonly access: FunctionAccess;
+  readonly description: string;
+}
+
+export interface Topology {
+  readonly tables: Readonly<Record<TableName, TableSpec>>;
+  readonly queues: Readonly<Record<QueueName, QueueSpec>>;
+  readonly buckets: Readonly<Record<BucketName, BucketSpec>>;
+  readonly functions: Readonly<Record<FunctionName, FunctionSpec>>;
+}
+
+const FETCH_TIMEOUT_SECONDS = 120;
+const DEDUP_TIMEOUT_SECONDS = 60;
+
+export const topology: Topology = {
+  tables: {
+    articles: {
+      partitionKey: { name: "article_id", type: "S" },
+      description: "One item per canonical URL: the extracted article, its fingerprint and cluster.",
+    },
+    frontier: {
+      partitionKey: { name: "url_id", type: "S" },
+      description: "Every discovered canonical URL: seen-before filter, fetch status and failure reason.",
+    },
+    sources: {
+      partitionKey: { name: "source_id", type: "S" },
+      description: "Per-source discovery state (last successful run, for lastmod filtering).",
+    },
+    buckets: {
+      partitionKey: { name: "band_hash", type: "S" },
+      sortKey: { name: "article_id", type: "S" },
+      description: "LSH buckets: one item per band per article, keyed by band hash.",
+    },
+    clusters: {
+      partitionKey: { name: "cluster_id", type: "S" },
+      sortKey: { name: "item", type: "S" },
+      stream: "NEW_AND_OLD_IMAGES",
+      description: "Story clusters: a summary item and one member item per article. Streamed to consumers.",
+    },
+  },
+  queues: {
+    fetch: {
+      // FIFO with MessageGroupId = host: one in-flight batch per host across all concurrent Lambdas.
+      fifo: true,
+      visibilityTimeoutSeconds: FETCH_TIMEOUT_SECONDS * 6,
+      maxReceiveCount: 3,
+      retentionDays: 4,
+      description: "Canonical URLs to fetch, grouped by host.",
+    },
+    dedup: {
+      fifo: false,
+      visibilityTimeoutSeconds: DEDUP_TIMEOUT_SECONDS * 6,
+      maxReceiveCount: 5,
+      retentionDays: 4,
+      description: "Fetched articles with their MinHash fingerprint, to cluster.",
+    },
+  },
+  buckets: {
+    raw: { expireAfterDays: 180, description: "Gzip raw HTML samples, for re-running extraction." },
+  },
+  functions: {
+    discover: {
+      entry: "lambdas/discover.ts",
+      memoryMb: 512,
+      timeoutSeconds: 600,
+      trigger: { kind: "schedule", cron: "cron(0 5 * * ? *)", description: "Daily crawl at 05:00 UTC" },
+      access: { tables: { frontier: "readwrite", sources: "readwrite" }, queues: { fetch: "send" }, buckets: {} },
+      description: "Reads robots.txt, sitemaps and feeds per source; enqueues new canonical URLs.",
+    },
+    fetch: {
+      entry: "lambdas/fetch.ts",
+      memoryMb: 1024,
+      timeoutSeconds: FETCH_TIMEOUT_SECONDS,
+      trigger: { kind: "queue", queue: "fetch", batchSize: 5, maxConcurrency: 20 },
+      access: {
+        tables: { articles: "readwrite", frontier: "readwrite" },
+        queues: { dedup: "send" },
+        buckets: { raw: "write" },
+      },
+      description: "Fetches a page politely, stores a raw sample, extracts the article, signs it for dedup.",
+    },
+    dedup: {
+      entry: "lambdas/dedup.ts",
+      memoryMb: 512,
+      timeoutSeconds: DEDUP_TIMEOUT_SECONDS,
+      trigger: { kind: "queue", queue: "dedup", batchSize: 10, maxConcurrency: 10 },
+      access: {
+        tables: { articles: "readwrite", buckets: "readwrite", clusters: "readwrite" },
+        queues: {},
+        buckets: {},
+      },
+      description: "Finds LSH candidates, confirms near-duplicates and unions them into story clusters.",
+    },
+    quality: {
+      entry: "lambdas/quality.ts",
+      memoryMb: 512,
+      timeoutSeconds: 300,
+      trigger: { kind: "schedule", cron: "cron(0 7 * * ? *)", description: "Daily quality report at 07:00 UTC" },
+      access: { tables: { articles: "read" }, queues: {}, buckets: {} },
+      description: "Per-publisher extraction quality metrics (body length, share with a valid date).",
+    },
+  },
+};
+
+/** Physical names of the resources, filled by CDK tokens or by the local runtime. */
+export interface ResourceNames {
+  readonly tables: Readonly<Record<TableName, string>>;
+  readonly queueUrls: Readonly<Record<QueueName, string>>;
+  readonly buckets: Readonly<Record<BucketName, string>>;
+}
+
+export const envNames = {
+  table: (t: TableName) => `TABLE_${t.toUpperCase()}`,
+  queue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_URL`,
+  bucket: (b: BucketName) => `BUCKET_${b.toUpperCase()}`,
+} as const;
+
+/** The environment a function gets: only the resources it may access (least privilege, also in config). */
+export function environmentFor(fn: FunctionName, names: ResourceNames): Record<string, string> {
+  const { access } = topology.functions[fn];
+  const env: Record<string, string> = {};
+  for (const t of Object.keys(access.tables) as TableName[]) env[envNames.table(t)] = names.tables[t];
+  for (const q of Object.keys(access.queues) as QueueName[]) env[envNames.queue(q)] = names.queueUrls[q];
+  for (const b of Object.keys(access.buckets) as BucketName[]) env[envNames.bucket(b)] = names.buckets[b];
+  return env;
+}
+
+export const tableNames = Object.keys(topology.tables) as TableName[];
+export const queueNames = Object.keys(topology.queues) as QueueName[];
+export const functionNames = Object.keys(topology.functions) as FunctionName[];

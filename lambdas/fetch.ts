@@ -1,0 +1,2 @@
+// Placeholder until the handler lands.
+export const handler = async (): Promise<void> => {};
