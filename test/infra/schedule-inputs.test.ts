@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  MAX_SCHEDULE_INPUT_BYTES,
+  parseSources,
+  readSourcesFile,
+  type ScheduledSource,
+  scheduleInputs,
+} from "../../infra/schedule-inputs";
+
+const DAILY = "cron(0 5 * * ? *)";
+const source = (id: string, extra: Record<string, unknown> = {}): ScheduledSource => ({
+  source_id: id,
+  publication: `Publication ${id}`,
+  sitemaps: [`https://${id}.example/sitemap.xml`],
+  ...extra,
+});
+const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), "utf8");
+
+describe("parseSources", () => {
+  it("reads { sources: [...] } and keeps each source as given", () => {
+    const sources = parseSources(
+      JSON.stringify({ sources: [source("a"), source("b", { schedule: "rate(1 hour)" })] }),
+    );
+    expect(sources.map((s) => s.source_id)).toEqual(["a", "b"]);
+    expect(sources[1]?.schedule).toBe("rate(1 hour)");
+  });
+
+  it.each([
+    ["not json", "{"],
+    ["no sources array", JSON.stringify({ feeds: [] })],
+    ["a source that is not an object", JSON.stringify({ sources: ["x"] })],
+    ["a non-string schedule", JSON.stringify({ sources: [{ source_id: "a", schedule: 5 }] })],
+    ["an empty schedule", JSON.stringify({ sources: [{ source_id: "a", schedule: " " }] })],
+  ])("rejects %s, naming the file", (_label, text) => {
+    expect(() => parseSources(text, "my-sources.json")).toThrow(/my-sources\.json/);
+  });
+});
+
+describe("readSourcesFile", () => {
+  it("treats a missing file as no sources", () => {
+    expect(readSourcesFile(path.join(tmpdir(), "storytrail-no-such-file.json"))).toEqual([]);
+  });
+
+  it("parses an existing file", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "storytrail-")), "sources.json");
+    writeFileSync(file, JSON.stringify({ sources: [source("a")] }));
+    expect(readSourcesFile(file)).toEqual([source("a")]);
+  });
+});
+
+describe("scheduleInputs", () => {
+  it("gives one empty input on the default cron when there are no sources", () => {
+    expect(scheduleInputs([], DAILY)).toEqual([{ cron: DAILY, chunk: 0, input: { sources: [] } }]);
+  });
+
+  it("groups sources by their own schedule, the rest on the default cron", () => {
+    const hourly = "cron(0 * * * ? *)";
+    const inputs = scheduleInputs([source("a"), source("b", { schedule: hourly }), source("c")], DAILY);
+    const byCron = Object.fromEntries(inputs.map((i) => [i.cron, i.input.sources.map((s) => s.source_id)]));
+    expect(byCron).toEqual({ [DAILY]: ["a", "c"], [hourly]: ["b"] });
+  });
+
+  it("splits a large group into inputs under the limit, losing nothing and keeping order", () => {
+    const sources = Array.from({ length: 300 }, (_, i) =>
+      source(`source-${i}`, { note: "x".repeat(i % 97) }),
+    );
+    const inputs = scheduleInputs(sources, DAILY);
+    expect(inputs.length).toBeGreaterThan(1);
+    for (const { input } of inputs) expect(size(input)).toBeLessThanOrEqual(MAX_SCHEDULE_INPUT_BYTES);
+    expect(inputs.flatMap((i) => i.input.sources)).toEqual(sources);
+    expect(inputs.map((i) => i.chunk)).toEqual(inputs.map((_, i) => i));
+  });
+
+  it("counts bytes, not characters (multi-byte publication names)", () => {
+    const sources = Array.from({ length: 100 }, (_, i) =>
+      source(`s${i}`, { publication: "日本経済新聞".repeat(10) }),
+    );
+    for (const { input } of scheduleInputs(sources, DAILY, 2000))
+      expect(size(input)).toBeLessThanOrEqual(2000);
+  });
+
+  it("packs exactly up to the limit", () => {
+    const one = source("a");
+    const exact = size({ sources: [one, one] });
+    expect(scheduleInputs([one, one], DAILY, exact)).toHaveLength(1);
+    expect(scheduleInputs([one, one], DAILY, exact - 1)).toHaveLength(2);
+  });
+
+  it("rejects a single source that cannot fit any input", () => {
+    expect(() => scheduleInputs([source("huge", { note: "x".repeat(9000) })], DAILY)).toThrow(/huge/);
+  });
+});
