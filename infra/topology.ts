@@ -3,6 +3,10 @@
  * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
  * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
  */
+import { type BucketName, envNames, type QueueName, type TableName } from "../shared/config/resource-names";
+
+export type { BucketName, QueueName, TableName };
+export { envNames };
 
 export type KeyType = "S" | "N";
 export interface KeyAttr {
@@ -34,14 +38,16 @@ export interface BucketSpec {
   readonly description: string;
 }
 
-export type TableName = "articles" | "frontier" | "sources" | "buckets" | "clusters";
-export type QueueName = "fetch" | "dedup";
-export type BucketName = "raw";
 export type FunctionName = "discover" | "fetch" | "dedup" | "quality";
 
 export type Trigger =
   | { readonly kind: "schedule"; readonly cron: string; readonly description: string }
-  | { readonly kind: "queue"; readonly queue: QueueName; readonly batchSize: number; readonly maxConcurrency: number };
+  | {
+      readonly kind: "queue";
+      readonly queue: QueueName;
+      readonly batchSize: number;
+      readonly maxConcurrency: number;
+    };
 
 export interface FunctionAccess {
   readonly tables: Partial<Record<TableName, "read" | "readwrite">>;
@@ -121,7 +127,11 @@ export const topology: Topology = {
       memoryMb: 512,
       timeoutSeconds: 600,
       trigger: { kind: "schedule", cron: "cron(0 5 * * ? *)", description: "Daily crawl at 05:00 UTC" },
-      access: { tables: { frontier: "readwrite", sources: "readwrite" }, queues: { fetch: "send" }, buckets: {} },
+      access: {
+        tables: { frontier: "readwrite", sources: "readwrite" },
+        queues: { fetch: "send" },
+        buckets: {},
+      },
       description: "Reads robots.txt, sitemaps and feeds per source; enqueues new canonical URLs.",
     },
     fetch: {
@@ -152,7 +162,11 @@ export const topology: Topology = {
       entry: "lambdas/quality.ts",
       memoryMb: 512,
       timeoutSeconds: 300,
-      trigger: { kind: "schedule", cron: "cron(0 7 * * ? *)", description: "Daily quality report at 07:00 UTC" },
+      trigger: {
+        kind: "schedule",
+        cron: "cron(0 7 * * ? *)",
+        description: "Daily quality report at 07:00 UTC",
+      },
       access: { tables: { articles: "read" }, queues: {}, buckets: {} },
       description: "Per-publisher extraction quality metrics (body length, share with a valid date).",
     },
@@ -165,12 +179,6 @@ export interface ResourceNames {
   readonly queueUrls: Readonly<Record<QueueName, string>>;
   readonly buckets: Readonly<Record<BucketName, string>>;
 }
-
-export const envNames = {
-  table: (t: TableName) => `TABLE_${t.toUpperCase()}`,
-  queue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_URL`,
-  bucket: (b: BucketName) => `BUCKET_${b.toUpperCase()}`,
-} as const;
 
 /** The environment a function gets: only the resources it may access (least privilege, also in config). */
 export function environmentFor(fn: FunctionName, names: ResourceNames): Record<string, string> {

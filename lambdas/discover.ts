@@ -1,2 +1,54 @@
-// Placeholder until the handler lands.
-export const handler = async (): Promise<void> => {};
+/** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
+import { Logger } from "@aws-lambda-powertools/logger";
+import { FrontierTable } from "../shared/aws/frontier-table";
+import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { FetchQueueSender } from "../shared/aws/queue-sender";
+import { SourcesTable } from "../shared/aws/sources-table";
+import { crawlSettings } from "../shared/config/crawl-settings";
+import { type DiscoverRunSummary, runDiscovery } from "../shared/crawl/discover-run";
+import { RobotsCache } from "../shared/discover/robots";
+import { parseSources } from "../shared/discover/sources";
+import { HttpClient } from "../shared/fetch/http";
+
+export interface DiscoverEvent {
+  /** The sources to crawl: `{ sources: [...] }` as in sources.example.json. */
+  readonly sources: unknown;
+  /** Retries of one scheduled run share it, so their claims are re-sent, not lost. Defaults to the UTC hour. */
+  readonly run_id?: string;
+}
+
+const logger = new Logger({ serviceName: "storytrail-discover" });
+
+export function createDiscoverHandler(env: Env) {
+  const settings = crawlSettings(env);
+  const clients = clientsFromEnv(env);
+  const http = new HttpClient({
+    userAgent: settings.STORYTRAIL_USER_AGENT,
+    allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
+  });
+  const frontier = new FrontierTable(clients.doc, resource.table(env, "frontier"));
+  const sourceState = new SourcesTable(clients.doc, resource.table(env, "sources"));
+  const fetchQueue = new FetchQueueSender(clients.sqs, resource.queueUrl(env, "fetch"));
+
+  return async (event: DiscoverEvent): Promise<DiscoverRunSummary> => {
+    const sources = parseSources(event.sources);
+    const runId = event.run_id ?? new Date().toISOString().slice(0, 13);
+    const summary = await runDiscovery(sources, runId, {
+      http,
+      robots: new RobotsCache(http, settings.STORYTRAIL_USER_AGENT),
+      frontier,
+      sourceState,
+      fetchQueue,
+      now: () => new Date(),
+      log: (msg, data) => logger.warn(msg, data),
+    });
+    logger.info("discovery run finished", { ...summary });
+    return summary;
+  };
+}
+
+let cached: ReturnType<typeof createDiscoverHandler> | undefined;
+export const handler = (event: DiscoverEvent) => {
+  cached ??= createDiscoverHandler(process.env);
+  return cached(event);
+};

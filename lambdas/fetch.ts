@@ -1,2 +1,77 @@
-// Placeholder until the handler lands.
-export const handler = async (): Promise<void> => {};
+/** fetch λ (FIFO SQS, one group per host): fetch → raw sample → extract → Articles → dedup queue. */
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from "@aws-lambda-powertools/batch";
+import { Logger } from "@aws-lambda-powertools/logger";
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { ArticlesTable } from "../shared/aws/articles-table";
+import { FrontierTable } from "../shared/aws/frontier-table";
+import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { DedupQueueSender } from "../shared/aws/queue-sender";
+import { RawSamplesBucket } from "../shared/aws/raw-samples";
+import { crawlSettings } from "../shared/config/crawl-settings";
+import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
+import { RobotsCache } from "../shared/discover/robots";
+import { HostPacer } from "../shared/fetch/host-pacer";
+import { HttpClient } from "../shared/fetch/http";
+import { fetchMessageSchema } from "../shared/records";
+
+const logger = new Logger({ serviceName: "storytrail-fetch" });
+
+/** robots.txt is cached per warm container for this long. */
+const ROBOTS_TTL_MS = 15 * 60 * 1000;
+
+export function createFetchHandler(env: Env) {
+  const settings = crawlSettings(env);
+  const clients = clientsFromEnv(env);
+  const http = new HttpClient({
+    userAgent: settings.STORYTRAIL_USER_AGENT,
+    allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
+  });
+  const pacer = new HostPacer({ minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS });
+  let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
+  let robotsSince = Date.now();
+  const deps = {
+    http,
+    pacer,
+    frontier: new FrontierTable(clients.doc, resource.table(env, "frontier")),
+    articles: new ArticlesTable(clients.doc, resource.table(env, "articles")),
+    rawSamples: new RawSamplesBucket(clients.s3, resource.bucket(env, "raw")),
+    dedupQueue: new DedupQueueSender(clients.sqs, resource.queueUrl(env, "dedup")),
+    now: () => new Date(),
+    sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
+    partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
+  };
+
+  const recordHandler = async (record: SQSRecord) => {
+    const parsed = fetchMessageSchema.safeParse(JSON.parse(record.body));
+    if (!parsed.success) {
+      // A malformed message cannot succeed on retry: fail it so that redrive parks it in the DLQ.
+      throw new Error(`malformed fetch message ${record.messageId}: ${parsed.error.message}`);
+    }
+    try {
+      const outcome = await fetchArticle(parsed.data, { ...deps, robots });
+      logger.info("fetched", { url: parsed.data.url, ...outcome });
+    } catch (err) {
+      if (err instanceof TransientFetchError)
+        logger.warn("transient fetch failure", { url: parsed.data.url, reason: err.reason });
+      throw err;
+    }
+  };
+
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
+      robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
+      robotsSince = Date.now();
+    }
+    return processPartialResponse(event, recordHandler, new SqsFifoPartialProcessorAsync(), {
+      context,
+      skipGroupOnError: true,
+      throwOnFullBatchFailure: false,
+    });
+  };
+}
+
+let cached: ReturnType<typeof createFetchHandler> | undefined;
+export const handler = (event: SQSEvent, context?: Context) => {
+  cached ??= createFetchHandler(process.env);
+  return cached(event, context);
+};

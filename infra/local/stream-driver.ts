@@ -1,0 +1,117 @@
+/**
+ * Reads a DynamoDB stream the way a Lambda stream trigger does (every shard, in order, including the
+ * shards that replace closed ones) and hands each batch to a consumer as a DynamoDBStreamEvent.
+ */
+import {
+  type _Record,
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
+import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+
+export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<void>;
+
+export interface StreamSubscription {
+  /** Polls until every open shard has returned no records, so everything written so far is delivered. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function toRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord {
+  const d = r.dynamodb ?? {};
+  const created = d.ApproximateCreationDateTime;
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as DynamoDBRecord["eventName"],
+    eventVersion: r.eventVersion,
+    eventSource: "aws:dynamodb",
+    awsRegion: region,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ApproximateCreationDateTime: created ? Math.floor(new Date(created).getTime() / 1000) : undefined,
+      Keys: d.Keys as never,
+      NewImage: d.NewImage as never,
+      OldImage: d.OldImage as never,
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType as never,
+    },
+  };
+}
+
+export function subscribeStream(
+  streams: DynamoDBStreamsClient,
+  streamArn: string,
+  consumer: StreamConsumer,
+  opts: { from: "TRIM_HORIZON" | "LATEST"; region: string; pollMs?: number },
+): StreamSubscription {
+  const iterators = new Map<string, string | null>();
+  let stopped = false;
+  let chain: Promise<void> = Promise.resolve();
+
+  const discoverShards = async () => {
+    const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of desc.StreamDescription?.Shards ?? []) {
+      if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+      // Shards that appear after the subscription started are read from their start.
+      const type = iterators.size === 0 ? opts.from : "TRIM_HORIZON";
+      const it = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.ShardId,
+          ShardIteratorType: type,
+        }),
+      );
+      iterators.set(shard.ShardId, it.ShardIterator ?? null);
+    }
+  };
+
+  /** One pass over all shards; returns how many records were delivered. */
+  const pollOnce = async (): Promise<number> => {
+    await discoverShards();
+    let delivered = 0;
+    for (const [shardId, iterator] of iterators) {
+      if (!iterator) continue;
+      const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      iterators.set(shardId, out.NextShardIterator ?? null);
+      const records = out.Records ?? [];
+      if (records.length > 0) {
+        await consumer({ Records: records.map((r) => toRecord(r, streamArn, opts.region)) });
+        delivered += records.length;
+      }
+    }
+    return delivered;
+  };
+
+  // Serialise polls so that flush() and the background loop never read one iterator twice.
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn);
+    chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  };
+
+  const ready = serial(discoverShards);
+  const loop = (async () => {
+    await ready;
+    while (!stopped) {
+      await serial(pollOnce).catch(() => 0);
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 200));
+    }
+  })();
+
+  return {
+    flush: async () => {
+      await ready;
+      while ((await serial(pollOnce)) > 0) {}
+    },
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}

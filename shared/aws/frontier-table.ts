@@ -1,0 +1,120 @@
+/** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { ClaimResult, Frontier, FrontierEntry } from "../crawl/ports";
+import type { FailureReason } from "../records";
+import { articleIdFor } from "../url/canonical-url";
+import { setExpression } from "./update-expression";
+
+export class FrontierTable implements Frontier {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async claim(e: {
+    url: string;
+    source_id: string;
+    run_id: string;
+    lastmod: string | null;
+    now: string;
+  }): Promise<ClaimResult> {
+    const url_id = articleIdFor(e.url);
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            url_id,
+            url: e.url,
+            source_id: e.source_id,
+            status: "queued",
+            run_id: e.run_id,
+            lastmod: e.lastmod,
+            first_seen_at: e.now,
+            updated_at: e.now,
+            attempts: 0,
+          },
+          // A retried run re-sends the claims it made but may not have enqueued before it failed.
+          ConditionExpression: "attribute_not_exists(url_id) OR (#s = :queued AND run_id = :run)",
+          ExpressionAttributeNames: { "#s": "status" },
+          ExpressionAttributeValues: { ":queued": "queued", ":run": e.run_id },
+        }),
+      );
+      return "new";
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+    if (!e.lastmod) return "seen";
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id },
+          UpdateExpression: "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now",
+          ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
+          ExpressionAttributeNames: { "#s": "status" },
+          ExpressionAttributeValues: {
+            ":l": e.lastmod,
+            ":queued": "queued",
+            ":run": e.run_id,
+            ":now": e.now,
+          },
+        }),
+      );
+      return "updated";
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return "seen";
+      throw err;
+    }
+  }
+
+  async get(url: string): Promise<FrontierEntry | null> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { url_id: articleIdFor(url) }, ConsistentRead: true }),
+    );
+    return (out.Item as FrontierEntry | undefined) ?? null;
+  }
+
+  async markFetched(
+    url: string,
+    r: {
+      article_id: string;
+      http_status: number;
+      etag: string | null;
+      last_modified: string | null;
+      now: string;
+    },
+  ): Promise<void> {
+    await this.update(url, {
+      status: "fetched",
+      article_id: r.article_id,
+      http_status: r.http_status,
+      etag: r.etag,
+      last_modified: r.last_modified,
+      reason: null,
+      detail: null,
+      updated_at: r.now,
+    });
+  }
+
+  async markFailed(
+    url: string,
+    f: { reason: FailureReason; detail: string; http_status: number | null; now: string },
+  ): Promise<void> {
+    await this.update(url, {
+      status: "failed",
+      reason: f.reason,
+      detail: f.detail.slice(0, 1000),
+      http_status: f.http_status,
+      updated_at: f.now,
+    });
+  }
+
+  private async update(url: string, fields: Record<string, unknown>): Promise<void> {
+    const expr = setExpression({ ...fields, url }, { add: { attempts: 1 } });
+    await this.doc.send(
+      new UpdateCommand({ TableName: this.tableName, Key: { url_id: articleIdFor(url) }, ...expr }),
+    );
+  }
+}

@@ -1,0 +1,69 @@
+/** Sends messages to an SQS queue in batches of ten, retrying entries SQS reports as failed. */
+import { createHash } from "node:crypto";
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  type SQSClient,
+} from "@aws-sdk/client-sqs";
+import type { DedupQueue, FetchQueue } from "../crawl/ports";
+import type { DedupMessage, FetchMessage } from "../records";
+import { hostOf } from "../url/canonical-url";
+
+const MAX_ATTEMPTS = 4;
+
+export async function sendBatched(
+  sqs: SQSClient,
+  queueUrl: string,
+  entries: readonly Omit<SendMessageBatchRequestEntry, "Id">[],
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += 10) {
+    let pending = entries.slice(i, i + 10).map((e, j) => ({ ...e, Id: String(j) }));
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+      const failed = new Set((out.Failed ?? []).map((f) => f.Id));
+      if (failed.size > 0 && attempt >= MAX_ATTEMPTS) {
+        const why = (out.Failed ?? []).map((f) => `${f.Code}: ${f.Message}`).join("; ");
+        throw new Error(`SQS rejected ${failed.size} message(s) after ${attempt} attempts: ${why}`);
+      }
+      pending = pending.filter((e) => failed.has(e.Id));
+      if (pending.length) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+  }
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/** FIFO fetch queue: one message group per host paces each host across all concurrent consumers. */
+export class FetchQueueSender implements FetchQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  send(messages: readonly FetchMessage[]): Promise<void> {
+    return sendBatched(
+      this.sqs,
+      this.queueUrl,
+      messages.map((m) => ({
+        MessageBody: JSON.stringify(m),
+        MessageGroupId: hostOf(m.url),
+        MessageDeduplicationId: sha256(`${m.run_id}\n${m.url}`),
+      })),
+    );
+  }
+}
+
+export class DedupQueueSender implements DedupQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  send(messages: readonly DedupMessage[]): Promise<void> {
+    return sendBatched(
+      this.sqs,
+      this.queueUrl,
+      messages.map((m) => ({ MessageBody: JSON.stringify(m) })),
+    );
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the crawl needs from storage and queues, as the domain sees it. shared/aws/ implements these
+ * against DynamoDB, SQS and S3; tests and the CLI may implement them in memory.
+ */
+import type { Article, DedupMessage, FailureReason, FetchMessage } from "../records";
+
+export type FrontierStatus = "queued" | "fetched" | "failed";
+
+export interface FrontierEntry {
+  readonly url_id: string;
+  readonly url: string;
+  readonly source_id: string;
+  readonly status: FrontierStatus;
+  readonly run_id: string;
+  readonly lastmod: string | null;
+  readonly first_seen_at: string;
+  readonly reason?: FailureReason | null;
+  readonly detail?: string | null;
+  readonly attempts?: number;
+  readonly article_id?: string | null;
+  readonly http_status?: number | null;
+  readonly etag?: string | null;
+  readonly last_modified?: string | null;
+}
+
+export type ClaimResult = "new" | "updated" | "seen";
+
+export interface Frontier {
+  /**
+   * Records a discovered URL. "new" the first time, "updated" when its lastmod is newer than the
+   * stored one (re-fetch for update tracking), "seen" otherwise. Atomic: two runs never both win.
+   */
+  claim(entry: {
+    url: string;
+    source_id: string;
+    run_id: string;
+    lastmod: string | null;
+    now: string;
+  }): Promise<ClaimResult>;
+  get(url: string): Promise<FrontierEntry | null>;
+  markFetched(
+    url: string,
+    result: {
+      article_id: string;
+      http_status: number;
+      etag: string | null;
+      last_modified: string | null;
+      now: string;
+    },
+  ): Promise<void>;
+  markFailed(
+    url: string,
+    failure: { reason: FailureReason; detail: string; http_status: number | null; now: string },
+  ): Promise<void>;
+}
+
+export interface SourceState {
+  lastSuccess(sourceId: string): Promise<Date | null>;
+  recordSuccess(sourceId: string, at: Date, counts: Record<string, number>): Promise<void>;
+}
+
+export interface ArticleStore {
+  /** Writes the article; url_variants accumulate; cluster_id is owned by dedup and left alone. */
+  put(article: Omit<Article, "cluster_id">): Promise<void>;
+  get(articleId: string): Promise<Article | null>;
+}
+
+export interface RawSampleStore {
+  /** Stores gzip HTML under a deterministic key (re-writing it is harmless). Returns the key. */
+  put(sample: {
+    article_id: string;
+    url: string;
+    html: string;
+    collected_at: string;
+    content_type: string;
+  }): Promise<string>;
+}
+
+export interface RawSample {
+  readonly key: string;
+  readonly url: string;
+  readonly collected_at: string;
+  readonly html: string;
+}
+
+export interface FetchQueue {
+  send(messages: readonly FetchMessage[]): Promise<void>;
+}
+
+export interface DedupQueue {
+  send(messages: readonly DedupMessage[]): Promise<void>;
+}
