@@ -1,0 +1,203 @@
+/**
+ * The extractor's entry point: one HTML page in, one Extraction record out. Pure (html, url, headers, now),
+ * never throws on bad HTML: whatever cannot be read is null, flagged or empty.
+ */
+import type { Extraction } from "../records";
+import { extractBody } from "./body";
+import { extractDates } from "./dates";
+import { parseHtml } from "./dom";
+import { chooseHeadline } from "./headline";
+import { detectLanguage } from "./language";
+import { collectSignals, metaValue, type PageSignals } from "./page-signals";
+import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
+import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
+
+/** Bump when output for the same input changes. */
+export const EXTRACTOR_VERSION = "2026.12.1";
+
+export interface ExtractInput {
+  html: string;
+  url: string;
+  headers?: Record<string, string>;
+  now?: Date;
+  languageHint?: string | null;
+}
+
+/** Fewer words than this is not an article body (teaser, consent wall, error page). */
+const THIN_WORDS = 50;
+
+export function isThin(extraction: Extraction): boolean {
+  return extraction.word_count < THIN_WORDS;
+}
+
+function header(headers: Record<string, string> | undefined, name: string): string | null {
+  if (!headers) return null;
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+  return null;
+}
+
+function absoluteUrl(href: string | null, base: string): string | null {
+  if (!href) return null;
+  try {
+    const u = new URL(href.trim(), base);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function emptyExtraction(): Extraction {
+  return {
+    canonical_from_page: null,
+    headline: null,
+    body: "",
+    publication: null,
+    section: null,
+    authors: [],
+    published_at: null,
+    published_day: null,
+    published_at_source: null,
+    date_flag: "missing",
+    modified_at: null,
+    language: null,
+    language_source: null,
+    is_accessible_for_free: null,
+    word_count: 0,
+  };
+}
+
+function accessibleForFree(article: JsonObject | null, s: PageSignals): boolean | null {
+  if (article) {
+    const direct = boolOf(article.isAccessibleForFree);
+    if (direct !== null) return direct;
+    const parts = Array.isArray(article.hasPart) ? article.hasPart : article.hasPart ? [article.hasPart] : [];
+    for (const p of parts) {
+      if (p && typeof p === "object") {
+        const b = boolOf((p as JsonObject).isAccessibleForFree);
+        if (b !== null) return b;
+      }
+    }
+  }
+  const meta = boolOf(metaValue(s, "itemprop:isaccessibleforfree", "isaccessibleforfree"));
+  if (meta !== null) return meta;
+  return null;
+}
+
+function authorsOf(article: JsonObject | null, s: PageSignals): string[] {
+  const found: string[] = [];
+  if (article) found.push(...names(article.author), ...names(article.creator));
+  if (found.length === 0) {
+    for (const k of [
+      "author",
+      "article:author",
+      "parsely-author",
+      "dc.creator",
+      "dcterms.creator",
+      "sailthru.author",
+      "byl",
+    ]) {
+      for (const v of s.meta.get(k) ?? []) if (v.trim() && !/^https?:\/\//.test(v.trim())) found.push(v);
+    }
+  }
+  if (found.length === 0) {
+    for (const el of s.itemprops) {
+      if (el.attribs.itemprop !== "author") continue;
+      const nameEl = el.children.find((c) => c.type === "tag" && c.attribs.itemprop === "name");
+      const text = nameEl ? textContent(nameEl) : textContent(el);
+      if (text.length < 80) found.push(text);
+    }
+  }
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const a of found) {
+    const clean = cleanInline(a).replace(/^(?:by|von|par|por|di|door|av)\s+/i, "");
+    if (!clean || clean.length > 120 || seen.has(clean.toLowerCase())) continue;
+    seen.add(clean.toLowerCase());
+    out.push(clean);
+  }
+  return out;
+}
+
+function textContent(node: import("./dom").AnyNode): string {
+  if (node.type === "text") return (node as unknown as { data: string }).data;
+  if (!("children" in node)) return "";
+  let out = "";
+  for (const c of node.children) out += textContent(c);
+  return out;
+}
+
+export function extractArticle(input: ExtractInput): Extraction {
+  try {
+    return extract(input);
+  } catch {
+    return emptyExtraction();
+  }
+}
+
+function extract(input: ExtractInput): Extraction {
+  const now = input.now ?? new Date();
+  const html = typeof input.html === "string" ? input.html : "";
+  if (!html.trim()) return emptyExtraction();
+  const doc = parseHtml(html);
+  const signals = collectSignals(doc);
+  const { article, page } = readStructuredData(signals.jsonLd, input.url);
+
+  const publisherNames = article ? names(article.publisher) : [];
+  const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
+  const headline = chooseHeadline({
+    jsonLd: str(article?.headline) ?? null,
+    og: metaValue(signals, "og:title"),
+    twitter: metaValue(signals, "twitter:title"),
+    h1: signals.h1.map(textContent),
+    title: signals.title,
+    siteName,
+  });
+
+  const bodyResult = extractBody(doc, { headline });
+  let body = cleanParagraphs(bodyResult.text);
+  const free = accessibleForFree(article, signals);
+  const ldBody =
+    typeof article?.articleBody === "string" ? cleanParagraphs(stripTags(article.articleBody)) : "";
+  // The JSON-LD body stands in when the page's visible text is much shorter (a script-rendered page), unless
+  // the page declares itself paywalled: then only what it shows is taken.
+  if (ldBody && free !== false && countWords(ldBody) > Math.max(80, 1.6 * countWords(body))) body = ldBody;
+
+  const dates = extractDates({
+    signals,
+    article,
+    page,
+    url: input.url,
+    root: doc,
+    container: bodyResult.container,
+    now,
+  });
+
+  const lang = detectLanguage({
+    htmlLang: signals.htmlLang,
+    jsonLdLanguage: str(article?.inLanguage) ?? null,
+    ogLocale: metaValue(signals, "og:locale"),
+    metaLanguage: metaValue(signals, "content-language", "language", "dc.language", "itemprop:inlanguage"),
+    headerLanguage: header(input.headers, "content-language"),
+    body,
+    hint: input.languageHint ?? null,
+  });
+
+  const section =
+    str(article?.articleSection) ??
+    metaValue(signals, "article:section", "parsely-section", "itemprop:articlesection", "section") ??
+    null;
+
+  return {
+    canonical_from_page: absoluteUrl(signals.canonicalLink ?? metaValue(signals, "og:url"), input.url),
+    headline,
+    body,
+    publication: siteName ? cleanInline(siteName) : null,
+    section: section ? cleanInline(section) : null,
+    authors: authorsOf(article, signals),
+    ...dates,
+    language: lang.language,
+    language_source: lang.source,
+    is_accessible_for_free: free,
+    word_count: countWords(body),
+  };
+}

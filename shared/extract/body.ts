@@ -1,0 +1,565 @@
+/**
+ * Main text of the page. Boilerplate is dropped by tag (nav, aside, footer, form, figure, …), by hidden
+ * state and by class/id signals (share, related, newsletter, comments, promo, caption, byline, …); the
+ * container is chosen by paragraph scores (text length, commas) discounted by link density, with <article>,
+ * itemprop=articleBody and content-like class names as bonuses; siblings that continue the text are added.
+ * Inside the container, link lists, one-line promos and the headline itself are left out.
+ */
+import { type AnyNode, type Element, isElement } from "./dom";
+import { cleanInline } from "./text";
+
+const DROP_TAGS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "video",
+  "audio",
+  "picture",
+  "img",
+  "button",
+  "select",
+  "option",
+  "input",
+  "textarea",
+  "nav",
+  "aside",
+  "footer",
+  "figure",
+  "figcaption",
+  "dialog",
+  "menu",
+  "map",
+  "head",
+  "title",
+  "meta",
+  "link",
+]);
+/** Dropped unless they hold most of the page's paragraphs (some sites wrap everything in them). */
+const GUARDED_DROP_TAGS = new Set(["header", "form"]);
+
+const BLOCK_TAGS = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "tbody",
+  "thead",
+  "tfoot",
+  "tr",
+  "td",
+  "th",
+  "blockquote",
+  "pre",
+  "header",
+  "footer",
+  "hr",
+  "address",
+  "center",
+  "details",
+  "summary",
+  "fieldset",
+  "body",
+  "figure",
+  "caption",
+  "legend",
+]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+const NEGATIVE =
+  /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|widget|widgets|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr|visually|visuallyhidden|hidden|print|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|video|gallery|slideshow|carousel|photo|image|media|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
+const POSITIVE =
+  /(?:^|[-_])(?:article|articlebody|body|content|contents|entry|hentry|main|post|story|text|blog|prose|richtext|copy|paragraph|paragraphs|page|lead|intro|standfirst|summary)(?:$|[-_])/;
+/** Class/id that name the article text itself: never dropped, strong container bonus. */
+const STRONG_BODY =
+  /(?:^|[-_ ])(?:article-?body|articlebody|article-?content|article-?text|story-?body|story-?content|story-?text|entry-?content|post-?content|post-?body|post-?text|blog-?post-?content|body-?text|main-?text|article__body|article__content|text-?content|rich-?text|articletext|storytext|td-post-content|field-body|c-article-body)(?:$|[-_ ])/i;
+const PROMO_LINE =
+  /^(?:read more|read also|also read|related|see also|more:|click here|sign up|subscribe|follow us|share this|advertisement|anzeige|werbung|publicité|lesen sie auch|mehr zum thema|auch interessant|weiterlesen|leer más|lire aussi|continue reading|recommended|watch:|listen:|photo:|image:|foto:|bild:|getty images|©)/i;
+
+interface Stats {
+  /** Visible characters (whitespace collapsed) below, boilerplate excluded. */
+  text: number;
+  /** Characters inside links. */
+  link: number;
+  /** Characters inside <p>-like paragraphs. */
+  para: number;
+  commas: number;
+  score: number;
+  initialised: boolean;
+}
+
+function classId(el: Element): string {
+  const c = el.attribs.class;
+  const i = el.attribs.id;
+  if (!c && !i) return "";
+  return `${c ?? ""} ${i ?? ""}`.toLowerCase();
+}
+
+function tokens(ci: string): string[] {
+  return ci.split(/\s+/).filter(Boolean);
+}
+
+function isNegative(ci: string): boolean {
+  if (!ci) return false;
+  for (const t of tokens(ci)) if (NEGATIVE.test(t.replace(/([a-z])([A-Z])/g, "$1-$2"))) return true;
+  return false;
+}
+
+function isPositive(ci: string): boolean {
+  if (!ci) return false;
+  for (const t of tokens(ci)) if (POSITIVE.test(t)) return true;
+  return false;
+}
+
+function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  if (a["aria-hidden"] === "true") return true;
+  const style = a.style;
+  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+  return false;
+}
+
+function textLength(data: string): number {
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12;
+    if (ws) {
+      if (!space) n++;
+      space = true;
+    } else {
+      n++;
+      space = false;
+    }
+  }
+  return n;
+}
+
+function countCommas(data: string): number {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 44 || c === 0xff0c || c === 0x060c || c === 0x3001) n++;
+  }
+  return n;
+}
+
+export interface BodyOptions {
+  /** Headline text: an element whose text equals it is not part of the body. */
+  headline: string | null;
+}
+
+export interface BodyResult {
+  text: string;
+  /** The chosen container (for date and byline lookups near the article). */
+  container: Element | null;
+}
+
+class BodyExtractor {
+  private readonly stats = new Map<Element, Stats>();
+  private readonly dropped = new Set<Element>();
+  private rawPara = new Map<Element, number>();
+  private strongInside = new Set<Element>();
+  private totalPara = 0;
+
+  constructor(
+    private readonly root: AnyNode,
+    private readonly opts: BodyOptions,
+  ) {}
+
+  /** Paragraph text per element before any removal, and which elements hold a strong body marker. */
+  private survey(node: AnyNode): { para: number; strong: boolean } {
+    let para = 0;
+    let strong = false;
+    if (!("children" in node)) return { para, strong };
+    for (const child of node.children) {
+      if (child.type === "text") continue;
+      if (!isElement(child) || child.type !== "tag") continue;
+      const r = this.survey(child);
+      let p = r.para;
+      if (child.name === "p") p = Math.max(p, textLength(rawTextOf(child)));
+      const ci = classId(child);
+      const s = r.strong || child.attribs.itemprop === "articleBody" || (ci !== "" && STRONG_BODY.test(ci));
+      if (s && r.strong) this.strongInside.add(child);
+      else if (s) this.strongInside.add(child);
+      this.rawPara.set(child, p);
+      para += child.name === "p" ? Math.max(r.para, p) : p;
+      strong ||= s;
+    }
+    return { para, strong };
+  }
+
+  private shouldDrop(el: Element): boolean {
+    const name = el.name;
+    if (el.type !== "tag") return true;
+    if (DROP_TAGS.has(name)) {
+      // <figure> occasionally wraps the whole story; keep it when it carries most paragraphs.
+      if (name === "figure" || name === "aside") return !this.holdsMostText(el);
+      return true;
+    }
+    if (isHidden(el)) return !this.strongInside.has(el);
+    if (name === "html" || name === "body" || name === "main" || name === "article") return false;
+    if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !this.strongInside.has(el);
+    if (el.attribs.role === "navigation" || el.attribs.role === "complementary")
+      return !this.holdsMostText(el);
+    if (el.attribs.itemprop === "articleBody") return false;
+    const ci = classId(el);
+    if (ci && isNegative(ci)) {
+      if (this.strongInside.has(el)) return false;
+      if (isPositive(ci) && this.holdsMostText(el)) return false;
+      if (this.holdsMostText(el) && (this.rawPara.get(el) ?? 0) > 0.8 * this.totalPara) return false;
+      return true;
+    }
+    return false;
+  }
+
+  private holdsMostText(el: Element): boolean {
+    return this.totalPara > 200 && (this.rawPara.get(el) ?? 0) > 0.5 * this.totalPara;
+  }
+
+  /** Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors. */
+  private measure(el: Element, ancestors: Element[]): Stats {
+    const st: Stats = { text: 0, link: 0, para: 0, commas: 0, score: 0, initialised: false };
+    this.stats.set(el, st);
+    const isLink = el.name === "a";
+    let ownText = 0;
+    let ownCommas = 0;
+    for (const child of el.children) {
+      if (child.type === "text") {
+        const t = (child as unknown as { data: string }).data;
+        const n = textLength(t);
+        ownText += n;
+        ownCommas += countCommas(t);
+      } else if (isElement(child)) {
+        if (this.dropped.has(child) || this.shouldDrop(child)) {
+          this.dropped.add(child);
+          continue;
+        }
+        ancestors.push(el);
+        const c = this.measure(child, ancestors);
+        ancestors.pop();
+        st.text += c.text;
+        st.link += c.link;
+        st.para += c.para;
+        st.commas += c.commas;
+      }
+    }
+    st.text += ownText;
+    st.commas += ownCommas;
+    if (isLink) st.link = st.text;
+    const name = el.name;
+    const paragraphLike =
+      name === "p" ||
+      name === "pre" ||
+      name === "td" ||
+      name === "blockquote" ||
+      (ownText > 60 &&
+        !isLink &&
+        !HEADINGS.has(name) &&
+        name !== "li" &&
+        name !== "span" &&
+        name !== "b" &&
+        name !== "strong" &&
+        name !== "em" &&
+        name !== "i" &&
+        name !== "font");
+    if (name === "p" || (paragraphLike && name !== "td")) st.para = Math.max(st.para, st.text - st.link);
+    if (paragraphLike && st.text >= 25) {
+      const linkFree = st.text - st.link;
+      if (linkFree >= 20) {
+        const s = 1 + st.commas + Math.min(Math.floor(st.text / 100), 3);
+        const n = ancestors.length;
+        for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
+          const anc = ancestors[n - 1 - level]!;
+          const as = this.stats.get(anc)!;
+          if (!as.initialised) this.initialise(anc, as);
+          as.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+        }
+      }
+    }
+    return st;
+  }
+
+  private initialise(el: Element, st: Stats): void {
+    st.initialised = true;
+    let s = 0;
+    switch (el.name) {
+      case "div":
+      case "section":
+        s += 5;
+        break;
+      case "article":
+        s += 10;
+        break;
+      case "pre":
+      case "td":
+      case "blockquote":
+        s += 3;
+        break;
+      case "address":
+      case "ol":
+      case "ul":
+      case "dl":
+      case "dd":
+      case "dt":
+      case "li":
+      case "form":
+        s -= 3;
+        break;
+      case "h1":
+      case "h2":
+      case "h3":
+      case "h4":
+      case "h5":
+      case "h6":
+      case "th":
+        s -= 5;
+        break;
+    }
+    const ci = classId(el);
+    if (ci) {
+      if (isNegative(ci)) s -= 25;
+      if (isPositive(ci)) s += 25;
+      if (STRONG_BODY.test(ci)) s += 25;
+    }
+    if (el.attribs.itemprop === "articleBody") s += 50;
+    st.score += s;
+  }
+
+  private linkDensity(st: Stats): number {
+    return st.text > 0 ? st.link / st.text : 0;
+  }
+
+  private finalScore(el: Element): number {
+    const st = this.stats.get(el);
+    if (!st?.initialised) return 0;
+    return st.score * (1 - this.linkDensity(st));
+  }
+
+  run(): BodyResult {
+    this.totalPara = this.survey(this.root).para;
+    const top = firstElementNamed(this.root, "body") ?? firstElementNamed(this.root, "html");
+    if (!top) return { text: "", container: null };
+    this.measure(top, []);
+    let best: Element | null = null;
+    let bestScore = 0;
+    const candidates: [Element, number][] = [];
+    for (const [el, st] of this.stats) {
+      if (!st.initialised) continue;
+      const f = this.finalScore(el);
+      candidates.push([el, f]);
+      if (f > bestScore) {
+        bestScore = f;
+        best = el;
+      }
+    }
+    if (!best) return { text: this.render([top]), container: top };
+    best = this.refine(best, bestScore, candidates);
+    const parts = this.withSiblings(best);
+    return { text: this.render(parts), container: best };
+  }
+
+  /** Readability's moves: a shared ancestor of several top candidates, then parents that score higher. */
+  private refine(best: Element, bestScore: number, candidates: [Element, number][]): Element {
+    candidates.sort((a, b) => b[1] - a[1]);
+    const top = candidates.slice(1, 5).filter(([, s]) => s >= bestScore * 0.75);
+    if (top.length >= 2) {
+      let parent = best.parent as Element | null;
+      while (parent && parent.type === "tag" && parent.name !== "body") {
+        let shared = 0;
+        for (const [el] of top) if (isAncestor(parent, el)) shared++;
+        if (shared >= 2) {
+          best = parent;
+          break;
+        }
+        parent = parent.parent as Element | null;
+      }
+    }
+    // Walk up while the parent adds no text of its own (a wrapper) or scores higher.
+    let last = this.finalScore(best);
+    const threshold = last / 3;
+    let parent = best.parent as Element | null;
+    while (parent && parent.type === "tag" && parent.name !== "body") {
+      const ps = this.finalScore(parent);
+      if (ps < threshold) break;
+      if (ps > last) {
+        best = parent;
+        last = ps;
+      }
+      parent = parent.parent as Element | null;
+    }
+    while (
+      best.parent &&
+      (best.parent as Element).type === "tag" &&
+      (best.parent as Element).name !== "body"
+    ) {
+      const p = best.parent as Element;
+      const elementChildren = p.children.filter((c) => isElement(c) && !this.dropped.has(c));
+      if (elementChildren.length !== 1) break;
+      best = p;
+    }
+    return best;
+  }
+
+  private withSiblings(best: Element): Element[] {
+    const parent = best.parent;
+    if (!parent || !("children" in parent)) return [best];
+    const bestScore = this.finalScore(best);
+    const threshold = Math.max(10, bestScore * 0.2);
+    const bestClass = best.attribs.class ?? "";
+    const out: Element[] = [];
+    for (const sib of parent.children) {
+      if (!isElement(sib) || this.dropped.has(sib)) continue;
+      if (sib === best) {
+        out.push(sib);
+        continue;
+      }
+      const st = this.stats.get(sib);
+      if (!st) continue;
+      let bonus = 0;
+      if (bestClass && sib.attribs.class === bestClass) bonus += bestScore * 0.2;
+      if (st.initialised && this.finalScore(sib) + bonus >= threshold) {
+        out.push(sib);
+        continue;
+      }
+      if (sib.name === "p") {
+        const ld = this.linkDensity(st);
+        if (
+          (st.text > 80 && ld < 0.25) ||
+          (st.text > 0 && st.text <= 80 && ld === 0 && /[.!?…]\s*$/.test(rawTextOf(sib)))
+        ) {
+          out.push(sib);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Serialises the chosen elements to paragraphs, leaving out link lists, promos and the headline. */
+  private render(parts: Element[]): string {
+    const paras: string[] = [];
+    let buf = "";
+    const flush = (): void => {
+      const t = cleanInline(buf);
+      buf = "";
+      if (!t) return;
+      paras.push(t);
+    };
+    const headline = this.opts.headline ? normaliseForCompare(this.opts.headline) : null;
+    const visit = (node: AnyNode): void => {
+      if (!("children" in node)) return;
+      for (const child of node.children) {
+        if (child.type === "text") {
+          buf += (child as unknown as { data: string }).data;
+          continue;
+        }
+        if (!isElement(child) || this.dropped.has(child)) continue;
+        const name = child.name;
+        if (name === "br") {
+          flush();
+          continue;
+        }
+        const block = BLOCK_TAGS.has(name);
+        if (block) {
+          if (this.skipBlock(child, headline)) continue;
+          flush();
+          visit(child);
+          flush();
+        } else {
+          visit(child);
+        }
+      }
+    };
+    for (const p of parts) {
+      if (this.skipBlock(p, headline) && parts.length > 1) continue;
+      flush();
+      visit(p);
+      flush();
+    }
+    return paras.filter((p) => !isPromoLine(p)).join("\n\n");
+  }
+
+  private skipBlock(el: Element, headline: string | null): boolean {
+    const st = this.stats.get(el);
+    if (!st) return false;
+    const name = el.name;
+    if (HEADINGS.has(name) && headline && normaliseForCompare(rawTextOf(el)) === headline) return true;
+    if (st.text === 0) return true;
+    const ld = this.linkDensity(st);
+    if (name === "p" || HEADINGS.has(name)) return ld > 0.8 && st.text < 200;
+    if (name === "ul" || name === "ol" || name === "dl") return ld > 0.5;
+    if (name === "li") return false;
+    // Containers: link-heavy blocks with little prose are navigation or related links.
+    if (ld > 0.5 && st.para < 200) return true;
+    if (ld > 0.33 && st.para < 0.3 * st.text && st.text < 1000 && st.commas < 5) return true;
+    return false;
+  }
+}
+
+function isPromoLine(p: string): boolean {
+  if (p.length > 140) return false;
+  return PROMO_LINE.test(p);
+}
+
+function normaliseForCompare(s: string): string {
+  return cleanInline(s)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+function rawTextOf(node: AnyNode): string {
+  if (node.type === "text") return (node as unknown as { data: string }).data;
+  if (!("children" in node)) return "";
+  let out = "";
+  for (const c of node.children) {
+    if (c.type === "text") out += (c as unknown as { data: string }).data;
+    else if (c.type === "tag") out += rawTextOf(c);
+  }
+  return out;
+}
+
+function firstElementNamed(node: AnyNode, name: string): Element | null {
+  if (!("children" in node)) return null;
+  for (const c of node.children) {
+    if (!isElement(c)) continue;
+    if (c.name === name) return c;
+    const f = firstElementNamed(c, name);
+    if (f) return f;
+  }
+  return null;
+}
+
+function isAncestor(anc: Element, el: Element): boolean {
+  let p = el.parent;
+  while (p) {
+    if (p === anc) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
+export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
+  return new BodyExtractor(root, opts).run();
+}

@@ -1,0 +1,510 @@
+/**
+ * Parsing one date string as a page states it: ISO 8601 (extended and basic), RFC 2822, epoch numbers,
+ * numeric day/month/year forms and month names in the common European languages. Returns the calendar day
+ * as written and, only when the string carries a timezone, the UTC instant. Never guesses a timezone.
+ */
+
+export interface StatedDate {
+  /** YYYY-MM-DD as written (publisher-local). */
+  day: string;
+  /** UTC ISO instant when the string has a time and a timezone, else null. */
+  instant: string | null;
+  hasTime: boolean;
+}
+
+const MONTHS: Record<string, number> = {};
+const MONTH_NAMES: [number, string[]][] = [
+  [
+    1,
+    [
+      "january",
+      "jan",
+      "januar",
+      "jänner",
+      "janvier",
+      "janv",
+      "enero",
+      "ene",
+      "gennaio",
+      "gen",
+      "janeiro",
+      "januari",
+      "januar",
+      "styczeń",
+      "stycznia",
+      "leden",
+      "ledna",
+      "ocak",
+      "tammikuuta",
+      "január",
+    ],
+  ],
+  [
+    2,
+    [
+      "february",
+      "feb",
+      "febr",
+      "februar",
+      "février",
+      "fevrier",
+      "févr",
+      "fevr",
+      "febrero",
+      "febbraio",
+      "fevereiro",
+      "fev",
+      "februari",
+      "luty",
+      "lutego",
+      "únor",
+      "února",
+      "şubat",
+      "helmikuuta",
+      "február",
+    ],
+  ],
+  [
+    3,
+    [
+      "march",
+      "mar",
+      "märz",
+      "maerz",
+      "mars",
+      "marzo",
+      "março",
+      "marco",
+      "maart",
+      "mrt",
+      "marts",
+      "marca",
+      "marzec",
+      "březen",
+      "března",
+      "mart",
+      "maaliskuuta",
+      "március",
+      "mär",
+    ],
+  ],
+  [
+    4,
+    [
+      "april",
+      "apr",
+      "avril",
+      "avr",
+      "abril",
+      "abr",
+      "aprile",
+      "kwiecień",
+      "kwietnia",
+      "duben",
+      "dubna",
+      "nisan",
+      "huhtikuuta",
+      "április",
+    ],
+  ],
+  [
+    5,
+    [
+      "may",
+      "mai",
+      "mayo",
+      "maggio",
+      "mag",
+      "maio",
+      "mei",
+      "maj",
+      "maja",
+      "květen",
+      "května",
+      "mayıs",
+      "toukokuuta",
+      "május",
+    ],
+  ],
+  [
+    6,
+    [
+      "june",
+      "jun",
+      "juni",
+      "juin",
+      "junio",
+      "giugno",
+      "giu",
+      "junho",
+      "czerwiec",
+      "czerwca",
+      "červen",
+      "června",
+      "haziran",
+      "kesäkuuta",
+      "június",
+    ],
+  ],
+  [
+    7,
+    [
+      "july",
+      "jul",
+      "juli",
+      "juillet",
+      "juil",
+      "julio",
+      "luglio",
+      "lug",
+      "julho",
+      "lipiec",
+      "lipca",
+      "červenec",
+      "července",
+      "temmuz",
+      "heinäkuuta",
+      "július",
+    ],
+  ],
+  [
+    8,
+    [
+      "august",
+      "aug",
+      "août",
+      "aout",
+      "agosto",
+      "ago",
+      "augustus",
+      "augusti",
+      "sierpień",
+      "sierpnia",
+      "srpen",
+      "srpna",
+      "ağustos",
+      "elokuuta",
+      "augusztus",
+    ],
+  ],
+  [
+    9,
+    [
+      "september",
+      "sep",
+      "sept",
+      "septembre",
+      "septiembre",
+      "setiembre",
+      "settembre",
+      "set",
+      "setembro",
+      "wrzesień",
+      "września",
+      "září",
+      "eylül",
+      "syyskuuta",
+      "szeptember",
+    ],
+  ],
+  [
+    10,
+    [
+      "october",
+      "oct",
+      "oktober",
+      "okt",
+      "octobre",
+      "octubre",
+      "ottobre",
+      "ott",
+      "outubro",
+      "out",
+      "październik",
+      "października",
+      "říjen",
+      "října",
+      "ekim",
+      "lokakuuta",
+      "október",
+    ],
+  ],
+  [
+    11,
+    [
+      "november",
+      "nov",
+      "novembre",
+      "noviembre",
+      "novembro",
+      "listopad",
+      "listopada",
+      "listopadu",
+      "kasım",
+      "marraskuuta",
+    ],
+  ],
+  [
+    12,
+    [
+      "december",
+      "dec",
+      "dezember",
+      "dez",
+      "décembre",
+      "decembre",
+      "déc",
+      "diciembre",
+      "dic",
+      "dicembre",
+      "dezembro",
+      "grudzień",
+      "grudnia",
+      "prosinec",
+      "prosince",
+      "aralık",
+      "joulukuuta",
+      "desember",
+      "december",
+    ],
+  ],
+];
+for (const [n, list] of MONTH_NAMES) for (const name of list) MONTHS[name] = n;
+const MONTH_ALT = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+
+const TZ_ABBR: Record<string, number> = {
+  z: 0,
+  utc: 0,
+  gmt: 0,
+  ut: 0,
+  wet: 0,
+  bst: 60,
+  cet: 60,
+  mez: 60,
+  cest: 120,
+  mesz: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  ist: 330,
+  est: -300,
+  edt: -240,
+  cst: -360,
+  cdt: -300,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  aest: 600,
+  aedt: 660,
+  jst: 540,
+  kst: 540,
+  sgt: 480,
+  hkt: 480,
+};
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, "0");
+
+function daysIn(y: number, m: number): number {
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  return y >= 1990 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+}
+
+/** Offset in minutes from "+02:00", "+0200", "+02", "Z", "GMT+2", "CEST"; undefined when absent/unknown. */
+export function parseOffset(tz: string | undefined): number | undefined {
+  if (!tz) return undefined;
+  const t = tz.trim().toLowerCase();
+  if (!t) return undefined;
+  const m = /^(?:(?:utc|gmt)\s*)?([+-−])\s*(\d{1,2})(?::?(\d{2}))?$/.exec(t);
+  if (m) {
+    const sign = m[1] === "+" ? 1 : -1;
+    const h = Number(m[2]);
+    const mins = Number(m[3] ?? 0);
+    if (h > 14 || mins > 59) return undefined;
+    return sign * (h * 60 + mins);
+  }
+  return TZ_ABBR[t];
+}
+
+function build(
+  y: number,
+  mo: number,
+  d: number,
+  time: { h: number; mi: number; s: number; ms?: number } | null,
+  offset: number | undefined,
+): StatedDate | null {
+  if (!validDay(y, mo, d)) return null;
+  const day = `${y}-${pad(mo)}-${pad(d)}`;
+  if (!time) return { day, instant: null, hasTime: false };
+  if (time.h > 24 || time.mi > 59 || time.s > 60) return null;
+  if (offset === undefined) return { day, instant: null, hasTime: true };
+  const ms = Date.UTC(y, mo - 1, d, time.h, time.mi, time.s, time.ms ?? 0) - offset * 60_000;
+  return { day, instant: new Date(ms).toISOString().replace(".000Z", "Z"), hasTime: true };
+}
+
+function to24(h: number, ampm: string | undefined): number {
+  if (!ampm) return h;
+  const pm = /^p/i.test(ampm);
+  if (h === 12) return pm ? 12 : 0;
+  return pm ? h + 12 : h;
+}
+
+const ISO_RE =
+  /(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+|\s*,\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-−]\d{2}(?::?\d{2})?(?!\d)|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}\b)?)?/i;
+const BASIC_RE = /^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})?)?$/;
+const TIME_RE =
+  /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
+const NUMERIC_RE = /(?<![\d./])(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?![\d]|\.\d)/;
+const DAY_MONTH_RE = new RegExp(
+  `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
+  "iu",
+);
+const MONTH_DAY_RE = new RegExp(
+  `(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`,
+  "iu",
+);
+const MONTH_YEAR_RE = new RegExp(`(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{4})(?!\\d)`, "iu");
+
+function timeAfter(
+  s: string,
+  from: number,
+): { time: { h: number; mi: number; s: number } | null; offset?: number } {
+  const rest = s.slice(from, from + 40);
+  const m = TIME_RE.exec(rest);
+  if (!m || m.index > 12) return { time: null };
+  const h = to24(Number(m[1]), m[4]);
+  const time = { h, mi: Number(m[2]), s: Number(m[3] ?? 0) };
+  return { time, offset: parseOffset(m[5]?.replace(/[()]/g, "")) };
+}
+
+/** Parses one stated date; null when there is none or it is invalid. `preferDayFirst` for 03/04/2020. */
+export function parseStatedDate(
+  input: string,
+  opts: { dayFirst?: boolean; epoch?: boolean } = {},
+): StatedDate | null {
+  const s = input.trim().slice(0, 300);
+  if (!s) return null;
+  // Epoch seconds / milliseconds (some sites put them in data attributes and Parse.ly fields).
+  if (opts.epoch !== false && /^\d{10}(?:\d{3})?$/.test(s)) {
+    const n = Number(s);
+    const ms = s.length === 13 ? n : n * 1000;
+    if (ms < Date.UTC(1995, 0, 1) || ms > Date.UTC(2100, 0, 1)) return null;
+    const iso = new Date(ms).toISOString();
+    return { day: iso.slice(0, 10), instant: iso, hasTime: true };
+  }
+  const basic = BASIC_RE.exec(s);
+  if (basic) {
+    const time = basic[4] ? { h: Number(basic[4]), mi: Number(basic[5]), s: Number(basic[6] ?? 0) } : null;
+    return build(Number(basic[1]), Number(basic[2]), Number(basic[3]), time, parseOffset(basic[7]));
+  }
+  const iso = ISO_RE.exec(s);
+  if (iso) {
+    const time = iso[4]
+      ? {
+          h: Number(iso[4]),
+          mi: Number(iso[5]),
+          s: Number(iso[6] ?? 0),
+          ms: Number(`0.${iso[7] ?? 0}`) * 1000,
+        }
+      : null;
+    const r = build(
+      Number(iso[1]),
+      Number(iso[2]),
+      Number(iso[3]),
+      time,
+      parseOffset(iso[8]?.replace("−", "-")),
+    );
+    if (r) return r;
+  }
+  const dm = DAY_MONTH_RE.exec(s);
+  const md = MONTH_DAY_RE.exec(s);
+  const named = dm && (!md || dm.index <= md.index) ? dm : md;
+  if (named) {
+    const isDm = named === dm;
+    const d = Number(isDm ? named[1] : named[2]);
+    const mo = MONTHS[(isDm ? named[2] : named[1])!.toLowerCase()]!;
+    const y = Number(named[3]);
+    const { time, offset } = timeAfter(s, named.index + named[0].length);
+    // A time written before the date ("10:30 AM, March 3, 2020") also counts.
+    const before = time ? { time, offset } : timeBefore(s, named.index);
+    return build(y, mo, d, before.time, before.offset);
+  }
+  const num = NUMERIC_RE.exec(s);
+  if (num) {
+    const a = Number(num[1]);
+    const b = Number(num[3]);
+    let c = Number(num[4]);
+    let y: number;
+    let mo: number;
+    let d: number;
+    if (num[1]!.length === 4) {
+      y = a;
+      mo = b;
+      d = c;
+    } else {
+      if (num[4]!.length === 2) c += c > 70 ? 1900 : 2000;
+      else if (num[4]!.length !== 4) return null;
+      y = c;
+      const dayFirst = num[2] === "." || (opts.dayFirst ?? true);
+      if (a > 12) {
+        d = a;
+        mo = b;
+      } else if (b > 12) {
+        mo = a;
+        d = b;
+      } else if (dayFirst) {
+        d = a;
+        mo = b;
+      } else {
+        mo = a;
+        d = b;
+      }
+    }
+    const { time, offset } = timeAfter(s, num.index + num[0].length);
+    return build(y, mo, d, time, offset);
+  }
+  return null;
+}
+
+function timeBefore(
+  s: string,
+  idx: number,
+): { time: { h: number; mi: number; s: number } | null; offset?: number } {
+  const start = Math.max(0, idx - 30);
+  const m = TIME_RE.exec(s.slice(start, idx));
+  if (!m) return { time: null };
+  return {
+    time: { h: to24(Number(m[1]), m[4]), mi: Number(m[2]), s: Number(m[3] ?? 0) },
+    offset: parseOffset(m[5]),
+  };
+}
+
+/** A month and year only ("März 2019"): the day is unknown, so callers treat it as weak evidence. */
+export function parseMonthYear(s: string): { year: number; month: number } | null {
+  const m = MONTH_YEAR_RE.exec(s);
+  if (!m) return null;
+  return { month: MONTHS[m[1]!.toLowerCase()]!, year: Number(m[2]) };
+}
+
+/** Dates in a URL path: /2019/10/19/, /2019-10-19-, /20191019/ (day only, never a timezone). */
+export function dateFromUrl(url: string): StatedDate | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = url;
+  }
+  const m =
+    /(?:^|[/_-])((?:19|20)\d{2})[/_-](0?[1-9]|1[0-2])[/_-](0?[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path) ??
+    /(?:^|[/_-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path);
+  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), null, undefined);
+  return null;
+}

@@ -1,0 +1,262 @@
+/**
+ * Publication and modification dates. Sources in order of trust: JSON-LD datePublished, article:published_time,
+ * other meta tags (Parse.ly, Dublin Core, itemprop, …), microdata, <time datetime>, the URL path, then visible
+ * text. published_at is UTC and only set when the page states a timezone and the date is not in the future;
+ * otherwise it is null with date_flag, and published_day still carries the day the page states.
+ */
+import type { DateFlag, PublishedAtSource } from "../records";
+import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
+import { type AnyNode, attr, type Element, isElement } from "./dom";
+import { metaValue, type PageSignals } from "./page-signals";
+import { type JsonObject, str } from "./structured-data";
+import { findTextDate } from "./text-dates";
+
+export interface DateResult {
+  published_at: string | null;
+  published_day: string | null;
+  published_at_source: PublishedAtSource | null;
+  date_flag: DateFlag | null;
+  modified_at: string | null;
+}
+
+const PUBLISHED_META = [
+  "article:published_time",
+  "og:published_time",
+  "article:published",
+  "published_time",
+  "itemprop:datepublished",
+  "parsely-pub-date",
+  "sailthru.date",
+  "dc.date.issued",
+  "dcterms.issued",
+  "dc.date.created",
+  "dcterms.created",
+  "dc.date",
+  "dcterms.date",
+  "dc:date",
+  "date",
+  "pubdate",
+  "publishdate",
+  "publish-date",
+  "publish_date",
+  "published-date",
+  "publication_date",
+  "publication-date",
+  "article.published",
+  "article_date_original",
+  "original-publish-date",
+  "originalpublicationdate",
+  "cxenseparse:recs:publishtime",
+  "datepublished",
+  "date_published",
+  "release_date",
+  "citation_publication_date",
+  "citation_date",
+  "prism.publicationdate",
+  "bt:pubdate",
+  "nv:date",
+  "iso-8601-publish-date",
+  "created",
+  "creation_date",
+  "dc.created",
+  "itemprop:datecreated",
+  "og:article:published_time",
+  "twitter:data1",
+];
+const MODIFIED_META = [
+  "article:modified_time",
+  "og:updated_time",
+  "article:modified",
+  "itemprop:datemodified",
+  "dcterms.modified",
+  "dc.date.modified",
+  "last-modified",
+  "lastmod",
+  "parsely-updated",
+];
+
+interface Candidate {
+  date: StatedDate;
+  source: PublishedAtSource;
+}
+
+function parseParselyPage(s: PageSignals): string | null {
+  const raw = metaValue(s, "parsely-page");
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as JsonObject;
+    return str(v.pub_date);
+  } catch {
+    return null;
+  }
+}
+
+function timeElementDate(el: Element): StatedDate | null {
+  const dt = attr(el, "datetime") ?? attr(el, "content");
+  if (dt) {
+    const d = parseStatedDate(dt);
+    if (d) return d;
+  }
+  return null;
+}
+
+function isModifiedMarker(el: Element): boolean {
+  const s = `${el.attribs.class ?? ""} ${el.attribs.itemprop ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+  return /modif|updat|aktualisiert|edited/.test(s);
+}
+
+function isPublishedMarker(el: Element): boolean {
+  if (el.attribs.pubdate !== undefined) return true;
+  const s = `${el.attribs.class ?? ""} ${el.attribs.itemprop ?? ""} ${el.attribs.id ?? ""}`.toLowerCase();
+  return /publish|posted|created|entry-date|pubdate|datepublished/.test(s);
+}
+
+export interface DateInput {
+  signals: PageSignals;
+  article: JsonObject | null;
+  page: JsonObject | null;
+  url: string;
+  root: AnyNode;
+  container: Element | null;
+  now: Date;
+}
+
+function collectPublished(input: DateInput): Candidate[] {
+  const { signals: s, article, page } = input;
+  const out: Candidate[] = [];
+  const push = (v: unknown, source: PublishedAtSource): void => {
+    const raw = str(v);
+    if (!raw) return;
+    const d = parseStatedDate(raw);
+    if (d) out.push({ date: d, source });
+  };
+  if (article) {
+    push(article.datePublished, "jsonld");
+    push(article.dateCreated, "jsonld");
+  }
+  if (page) push(page.datePublished, "jsonld");
+  for (const k of PUBLISHED_META) {
+    const values = s.meta.get(k);
+    if (!values) continue;
+    for (const v of values) push(v, "meta");
+  }
+  push(parseParselyPage(s), "meta");
+  for (const el of s.itemprops) {
+    const p = el.attribs.itemprop?.toLowerCase() ?? "";
+    if (p === "datepublished" || p === "datecreated") {
+      const raw = attr(el, "content") ?? attr(el, "datetime") ?? textOf(el);
+      push(raw, "microdata");
+    }
+  }
+  // <time>: marked as published first, then any not marked as modified, article ones before others.
+  const times = s.times.filter((t) => !isModifiedMarker(t));
+  const marked = times.filter(isPublishedMarker);
+  const inArticle = times.filter((t) => hasAncestorNamed(t, "article"));
+  for (const t of [...marked, ...inArticle, ...times]) {
+    const d = timeElementDate(t);
+    if (d) out.push({ date: d, source: "time" });
+  }
+  return out;
+}
+
+function hasAncestorNamed(el: Element, name: string): boolean {
+  let p = el.parent;
+  while (p) {
+    if (isElement(p) && p.name === name) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
+function textOf(el: Element): string {
+  let out = "";
+  for (const c of el.children) {
+    if (c.type === "text") out += (c as unknown as { data: string }).data;
+    else if (c.type === "tag") out += textOf(c);
+  }
+  return out;
+}
+
+function collectModified(input: DateInput): StatedDate | null {
+  const { signals: s, article } = input;
+  const tries: unknown[] = [article?.dateModified];
+  for (const k of MODIFIED_META) tries.push(metaValue(s, k));
+  for (const v of tries) {
+    const raw = str(v);
+    if (!raw) continue;
+    const d = parseStatedDate(raw);
+    if (d?.instant) return d;
+  }
+  return null;
+}
+
+const FUTURE_SLACK_MS = 5 * 60_000;
+
+function isFuture(d: StatedDate, now: Date): boolean {
+  if (d.instant) return Date.parse(d.instant) > now.getTime() + FUTURE_SLACK_MS;
+  // A day alone is in the future only when it has not begun anywhere on Earth (UTC+14).
+  return Date.parse(`${d.day}T00:00:00Z`) - 14 * 3600_000 > now.getTime();
+}
+
+export function extractDates(input: DateInput): DateResult {
+  const candidates = collectPublished(input);
+  const modified = collectModified(input);
+  const modified_at = modified?.instant && !isFuture(modified, input.now) ? modified.instant : null;
+  let primary: Candidate | undefined = candidates.find((c) => !isFuture(c.date, input.now)) ?? candidates[0];
+  if (!primary) {
+    const fromUrl = urlCandidate(input.url);
+    const fromText = findTextDate(input.root, input.container, input.now);
+    if (fromUrl && fromText?.day.startsWith(fromUrl.day.slice(0, 7)) && fromText.instant) {
+      primary = { date: fromText, source: "text" };
+    } else if (fromUrl) primary = { date: fromUrl, source: "url" };
+    else if (fromText) primary = { date: fromText, source: "text" };
+  }
+  if (!primary) {
+    return {
+      published_at: null,
+      published_day: null,
+      published_at_source: null,
+      date_flag: "missing",
+      modified_at,
+    };
+  }
+  let { date, source } = primary;
+  if (!date.instant) {
+    // The same day stated elsewhere with a timezone gives the instant without guessing.
+    const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
+    if (withTz) ({ date, source } = withTz);
+  }
+  if (isFuture(date, input.now)) {
+    return {
+      published_at: null,
+      published_day: date.day,
+      published_at_source: source,
+      date_flag: "future",
+      modified_at,
+    };
+  }
+  if (!date.instant) {
+    return {
+      published_at: null,
+      published_day: date.day,
+      published_at_source: source,
+      date_flag: "no_timezone",
+      modified_at,
+    };
+  }
+  return {
+    published_at: date.instant,
+    published_day: date.day,
+    published_at_source: source,
+    date_flag: null,
+    modified_at,
+  };
+}
+
+function urlCandidate(url: string): StatedDate | null {
+  try {
+    return dateFromUrl(url);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * JSON-LD: parse every block (tolerating the usual breakage), flatten arrays, @graph and nesting, and pick
+ * the object describing this page's article. Never throws.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+const ARTICLE_TYPES = new Set([
+  "newsarticle",
+  "article",
+  "reportagenewsarticle",
+  "analysisnewsarticle",
+  "opinionnewsarticle",
+  "backgroundnewsarticle",
+  "reviewnewsarticle",
+  "askpublicnewsarticle",
+  "factcheck",
+  "blogposting",
+  "liveblogposting",
+  "socialmediaposting",
+  "discussionforumposting",
+  "report",
+  "scholarlyarticle",
+  "techarticle",
+  "satiricalarticle",
+  "review",
+  "videoobject",
+  "podcastepisode",
+  "recipe",
+  "creativework",
+]);
+const PAGE_TYPES = new Set([
+  "webpage",
+  "itempage",
+  "aboutpage",
+  "collectionpage",
+  "medicalwebpage",
+  "qapage",
+]);
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what breaks JSON-LD.
+const CONTROL_CHARS = /[\u0000-\u001f]+/g;
+
+/** Lenient JSON parse for JSON-LD blocks as pages serve them. */
+export function parseJsonLd(raw: string): unknown[] {
+  let text = raw.trim();
+  if (!text) return [];
+  text = text
+    .replace(/^\s*<!--/, "")
+    .replace(/-->\s*$/, "")
+    .replace(/^\s*\/\/\s*<!\[CDATA\[/, "")
+    .replace(/\/\/\s*\]\]>\s*$/, "")
+    .trim();
+  try {
+    return [JSON.parse(text)];
+  } catch {
+    // Raw control characters inside strings, trailing commas, several objects back to back.
+    const repaired = text
+      .replace(CONTROL_CHARS, " ")
+      .replace(/,\s*([}\]])/g, "$1")
+      .replace(/}\s*{/g, "},{");
+    try {
+      const v = JSON.parse(repaired.startsWith("[") ? repaired : `[${repaired}]`);
+      return Array.isArray(v) ? v : [v];
+    } catch {
+      return [salvage(text)].filter((o) => Object.keys(o).length > 0);
+    }
+  }
+}
+
+/** Field-by-field recovery from JSON-LD that will not parse. */
+function salvage(text: string): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ["@type", "headline", "datePublished", "dateModified", "dateCreated", "inLanguage"]) {
+    const m = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){0,2000})"`).exec(text);
+    if (m?.[1]) out[key] = m[1].replace(/\\(["\\/])/g, "$1");
+  }
+  const free = /"isAccessibleForFree"\s*:\s*"?(true|false)"?/i.exec(text);
+  if (free?.[1]) out.isAccessibleForFree = free[1].toLowerCase() === "true";
+  return out;
+}
+
+export function typesOf(o: JsonObject): string[] {
+  const t = o["@type"];
+  const list = Array.isArray(t) ? t : [t];
+  return list
+    .filter((x): x is string => typeof x === "string")
+    .map((x) => x.replace(/^(?:https?:\/\/schema\.org\/|schema:)/i, "").toLowerCase());
+}
+
+/** Every object in the blocks, depth-first (arrays, @graph, nested properties), bounded. */
+export function flatten(values: unknown[], limit = 2000): JsonObject[] {
+  const out: JsonObject[] = [];
+  const stack: unknown[] = [...values].reverse();
+  while (stack.length > 0 && out.length < limit) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (v && typeof v === "object") {
+      const o = v as JsonObject;
+      out.push(o);
+      const children: unknown[] = [];
+      for (const [k, child] of Object.entries(o)) {
+        if (k === "@context") continue;
+        if (child && typeof child === "object") children.push(child);
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+  }
+  return out;
+}
+
+export function isArticleType(o: JsonObject): boolean {
+  return typesOf(o).some((t) => ARTICLE_TYPES.has(t) || (t.endsWith("article") && t !== "articlesection"));
+}
+
+export function isPageType(o: JsonObject): boolean {
+  return typesOf(o).some((t) => PAGE_TYPES.has(t));
+}
+
+export function str(v: unknown): string | null {
+  if (typeof v === "string") return v.trim() || null;
+  if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const s = str(x);
+      if (s) return s;
+    }
+    return null;
+  }
+  if (v && typeof v === "object") {
+    const o = v as JsonObject;
+    return str(o["@value"] ?? o.name ?? o["@id"]);
+  }
+  return null;
+}
+
+/** Names from a string, an object with name, or an array of either (authors, publishers). */
+export function names(v: unknown): string[] {
+  if (typeof v === "string") return v.trim() ? [v.trim()] : [];
+  if (Array.isArray(v)) return v.flatMap(names);
+  if (v && typeof v === "object") {
+    const o = v as JsonObject;
+    const n = o.name ?? o.legalName ?? o.alternateName;
+    if (typeof n === "string" && n.trim()) return [n.trim()];
+    if (Array.isArray(n)) return names(n).slice(0, 1);
+    const given = typeof o.givenName === "string" ? o.givenName : "";
+    const family = typeof o.familyName === "string" ? o.familyName : "";
+    const full = `${given} ${family}`.trim();
+    return full ? [full] : [];
+  }
+  return [];
+}
+
+export function boolOf(v: unknown): boolean | null {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (s === "true" || s === "yes" || s === "1") return true;
+    if (s === "false" || s === "no" || s === "0") return false;
+  }
+  return null;
+}
+
+export interface StructuredData {
+  /** The page's article object, if any. */
+  article: JsonObject | null;
+  /** A WebPage-like object (fallback for dates and names). */
+  page: JsonObject | null;
+  all: JsonObject[];
+}
+
+function urlPath(u: unknown): string | null {
+  const s = str(u);
+  if (!s) return null;
+  try {
+    const p = new URL(s, "https://x.invalid/");
+    return p.pathname.replace(/\/+$/, "");
+  } catch {
+    return null;
+  }
+}
+
+export function readStructuredData(blocks: string[], pageUrl: string): StructuredData {
+  const parsed: unknown[] = [];
+  for (const b of blocks) {
+    try {
+      parsed.push(...parseJsonLd(b));
+    } catch {
+      // Tolerate anything: a broken block is just not evidence.
+    }
+  }
+  const all = flatten(parsed);
+  const articles = all.filter(isArticleType);
+  let path: string | null = null;
+  try {
+    path = new URL(pageUrl).pathname.replace(/\/+$/, "");
+  } catch {
+    path = null;
+  }
+  // Several article objects (related items, lists): prefer the one about this URL, then one with a body,
+  // then the first with a headline and a date.
+  const score = (o: JsonObject): number => {
+    let s = 0;
+    const t = typesOf(o);
+    if (t.some((x) => x.includes("article") || x.includes("posting"))) s += 2;
+    if (path !== null) {
+      const own = urlPath(o.url) ?? urlPath(o.mainEntityOfPage) ?? urlPath(o["@id"]);
+      if (own !== null && own === path) s += 4;
+    }
+    if (typeof o.articleBody === "string" && o.articleBody.length > 200) s += 2;
+    if (o.headline) s += 1;
+    if (o.datePublished) s += 1;
+    return s;
+  };
+  let article: JsonObject | null = null;
+  let best = -1;
+  for (const o of articles) {
+    const s = score(o);
+    if (s > best) {
+      best = s;
+      article = o;
+    }
+  }
+  const page = all.find(isPageType) ?? null;
+  return { article, page, all };
+}

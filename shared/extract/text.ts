@@ -1,0 +1,61 @@
+/** Text normalisation shared by the extractor: whitespace, invisible characters, entity leftovers. */
+
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
+// Entities the parser leaves when a page double-escapes (&amp;nbsp;) or a JSON-LD string carries them.
+const ENTITY =
+  /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos|nbsp|#39|hellip|mdash|ndash|rsquo|lsquo|rdquo|ldquo));/gi;
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  rsquo: "’",
+  lsquo: "‘",
+  rdquo: "”",
+  ldquo: "“",
+};
+
+/** Decodes the handful of entities that survive parsing (in JSON-LD strings, double-escaped markup). */
+export function decodeEntities(s: string): string {
+  if (!s.includes("&")) return s;
+  return s.replace(
+    ENTITY,
+    (m, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      const code = dec ? Number(dec) : hex ? Number.parseInt(hex, 16) : Number.NaN;
+      if (!Number.isNaN(code)) return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+      return NAMED[(name ?? "").toLowerCase()] ?? m;
+    },
+  );
+}
+
+/** One line: entities decoded, invisible characters dropped, whitespace runs collapsed, trimmed. */
+export function cleanInline(s: string): string {
+  return decodeEntities(s).replace(INVISIBLE, "").replace(SPACES, " ").trim();
+}
+
+/** Multi-paragraph text: each paragraph cleaned, paragraphs separated by one blank line. */
+export function cleanParagraphs(s: string): string {
+  return decodeEntities(s)
+    .replace(INVISIBLE, "")
+    .split(/\n\s*\n|\r\n\s*\r\n/)
+    .map((p) => p.replace(SPACES, " ").trim())
+    .filter((p) => p.length > 0)
+    .join("\n\n");
+}
+
+/** Words as the word count sees them: runs of letters or digits. */
+export function countWords(s: string): number {
+  return s.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)?.length ?? 0;
+}
+
+/** Strips HTML tags from a string that should have been text (JSON-LD articleBody sometimes holds markup). */
+export function stripTags(s: string): string {
+  if (!s.includes("<")) return s;
+  return s.replace(/<\s*(?:br|\/p|\/div|\/h[1-6]|\/li)\s*\/?>/gi, "\n\n").replace(/<[^>]{0,2000}>/g, "");
+}
