@@ -1,0 +1,335 @@
+/**
+ * Story clustering: the union of confirmed near-duplicate pairs, kept as connected components in a
+ * store. The algorithm is written against DedupStore so the in-memory index (memory-index.ts) and a
+ * table-backed adapter run the same code. Each step is an explicit, idempotent state transition a
+ * table adapter can make atomic with conditional writes:
+ *
+ *   1. read the article item; done already → return its (resolved) cluster        (idempotency)
+ *   2. LSH buckets → candidate ids → candidate items → confirm each pair           (confirm.ts)
+ *   3. resolve candidates' clusters (follow merged_into); winner = smallest id
+ *      (none → a new id derived from this article's id)
+ *   4. put the article item, state "pending", pointing at the winner
+ *   5. create the winner (summary + member, atomic) or join it (member + summary, atomic)
+ *   6. merge every other cluster into the winner: union outlets, retire the loser with merged_into
+ *      and fold its counts into the winner (atomic), move its members and article pointers
+ *   7. add the article to its LSH buckets; put the article item, state "done"
+ *
+ * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
+ * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
+ * named after the article that created it and keeps that id as it grows; a merge keeps the smaller id.
+ */
+import type { ClusterMember, ClusterSummary } from "../records";
+import { RECORD_VERSION } from "../records";
+import { compareFingerprints } from "./confirm";
+import { type Fingerprint, viewFingerprint } from "./fingerprint";
+import { bandKeys } from "./lsh";
+import { fingerprintParams, type MatchParams, matchParams } from "./params";
+
+export interface DedupArticle {
+  article_id: string;
+  url: string;
+  publication: string;
+  headline: string | null;
+  published_at: string | null;
+  collected_at: string;
+  fingerprint: Fingerprint;
+}
+
+/** The per-article dedup item: its fingerprint and current cluster pointer. */
+export interface IndexedArticle extends DedupArticle {
+  /** Cluster the article joined; may since be retired (follow merged_into; merges update it). */
+  cluster_id: string;
+  /** Estimated similarity to the article it was confirmed against (1 when it founded the cluster). */
+  similarity: number;
+  /** "pending" until every step of addArticle has run (a retry finishes it). */
+  state: "pending" | "done";
+}
+
+/** A conditional write found another version than expected: re-run addArticle (it is idempotent). */
+export class DedupConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DedupConflictError";
+  }
+}
+
+/**
+ * Storage for the clusterer. Band keys are numbers (band * 2^32 + hash); a table adapter stores
+ * bandKeyString(key, …) as the partition key (one item per band per article). Every method must be
+ * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
+ * version condition throws DedupConflictError.
+ */
+export interface DedupStore {
+  getArticle(article_id: string): Promise<IndexedArticle | null>;
+  /** Batch read; ids with no item are skipped. */
+  getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]>;
+  /** Creates or replaces the article item. */
+  putArticle(article: IndexedArticle): Promise<void>;
+  /** Points an existing article item at another cluster (after a merge moved it). */
+  setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
+  /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
+  queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]>;
+  /** Files the article under each key (idempotent). */
+  addToBuckets(keys: readonly number[], article_id: string): Promise<void>;
+  getCluster(cluster_id: string): Promise<ClusterSummary | null>;
+  getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
+  listMembers(cluster_id: string): AsyncIterable<ClusterMember>;
+  /** Atomic: puts the summary (version must be 1, no summary may exist) and its first member. */
+  createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void>;
+  /**
+   * Atomic: puts the member if it is not there yet and, only then, the summary (stored version must
+   * equal `expectedVersion`). Returns false, writing nothing, when the member already existed.
+   */
+  joinCluster(summary: ClusterSummary, expectedVersion: number, member: ClusterMember): Promise<boolean>;
+  /** Atomic: puts the retired loser and the grown winner, each checked against its expected version. */
+  retireCluster(
+    loser: ClusterSummary,
+    loserExpectedVersion: number,
+    winner: ClusterSummary,
+    winnerExpectedVersion: number,
+  ): Promise<void>;
+  /** Atomic: puts `member` (already renamed to the new cluster) and deletes it from `fromCluster`. */
+  moveMember(member: ClusterMember, fromCluster: string): Promise<void>;
+  /** Adds publications to the cluster's outlet set; returns the set's size afterwards. */
+  addOutlets(cluster_id: string, publications: readonly string[]): Promise<number>;
+  listOutlets(cluster_id: string): AsyncIterable<string>;
+}
+
+export interface AddOptions {
+  /** Clock for updated_at (ISO instant). */
+  now?: () => string;
+  params?: MatchParams;
+}
+
+/** Cluster id a new cluster founded by this article gets (deterministic). */
+export function clusterIdFor(article_id: string): string {
+  return `c-${article_id}`;
+}
+
+/** Whether an article's fingerprint is long enough to be indexed and merged on similarity. */
+export function isIndexable(fp: Fingerprint, params: MatchParams = matchParams): boolean {
+  return fp.shingles >= params.minShingles;
+}
+
+/** Band keys of a fingerprint (none for texts too short to merge). */
+export function articleBandKeys(fp: Fingerprint, params: MatchParams = matchParams): number[] {
+  if (!isIndexable(fp, params)) return [];
+  return bandKeys(viewFingerprint(fp).sig, params.bands, params.rows);
+}
+
+/** Follows merged_into to the live cluster id. */
+export async function resolveCluster(store: DedupStore, cluster_id: string): Promise<string> {
+  let id = cluster_id;
+  for (let hops = 0; hops < 1000; hops++) {
+    const s = await store.getCluster(id);
+    if (!s?.merged_into) return id;
+    id = s.merged_into;
+  }
+  throw new Error(`merged_into chain too long from ${cluster_id}`);
+}
+
+/** Orders articles for the canonical choice: earliest published_at first (unknown last), then id. */
+function earlier(aPublished: string | null, aId: string, bPublished: string | null, bId: string): boolean {
+  if (aPublished !== bPublished) {
+    if (aPublished === null) return false;
+    if (bPublished === null) return true;
+    const ta = Date.parse(aPublished);
+    const tb = Date.parse(bPublished);
+    if (ta !== tb) return ta < tb;
+  }
+  return aId < bId;
+}
+
+function minIso(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(a) <= Date.parse(b) ? a : b;
+}
+
+function maxIso(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+function memberOf(cluster_id: string, a: DedupArticle, similarity: number): ClusterMember {
+  return {
+    record_version: RECORD_VERSION,
+    record_type: "member",
+    cluster_id,
+    item: `member#${a.article_id}`,
+    article_id: a.article_id,
+    url: a.url,
+    publication: a.publication,
+    published_at: a.published_at,
+    collected_at: a.collected_at,
+    similarity,
+  };
+}
+
+function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSummary {
+  return {
+    record_version: RECORD_VERSION,
+    record_type: "summary",
+    cluster_id,
+    item: "summary",
+    canonical_article_id: a.article_id,
+    canonical_url: a.url,
+    headline: a.headline,
+    publication: a.publication,
+    first_published_at: a.published_at,
+    last_published_at: a.published_at,
+    article_count: 1,
+    outlet_count: 1,
+    version: 1,
+    updated_at: now,
+  };
+}
+
+/** The summary grown by one article (canonical replaced when the article was published earlier). */
+function withArticle(s: ClusterSummary, a: DedupArticle, outletCount: number, now: string): ClusterSummary {
+  const isCanonical = earlier(a.published_at, a.article_id, s.first_published_at, s.canonical_article_id);
+  return {
+    ...s,
+    ...(isCanonical
+      ? {
+          canonical_article_id: a.article_id,
+          canonical_url: a.url,
+          headline: a.headline,
+          publication: a.publication,
+        }
+      : {}),
+    first_published_at: minIso(s.first_published_at, a.published_at),
+    last_published_at: maxIso(s.last_published_at, a.published_at),
+    article_count: s.article_count + 1,
+    outlet_count: outletCount,
+    version: s.version + 1,
+    updated_at: now,
+  };
+}
+
+/** The winner grown by a whole loser cluster. */
+function withCluster(w: ClusterSummary, l: ClusterSummary, outletCount: number, now: string): ClusterSummary {
+  const loserCanonical = earlier(
+    l.first_published_at,
+    l.canonical_article_id,
+    w.first_published_at,
+    w.canonical_article_id,
+  );
+  return {
+    ...w,
+    ...(loserCanonical
+      ? {
+          canonical_article_id: l.canonical_article_id,
+          canonical_url: l.canonical_url,
+          headline: l.headline,
+          publication: l.publication,
+        }
+      : {}),
+    first_published_at: minIso(w.first_published_at, l.first_published_at),
+    last_published_at: maxIso(w.last_published_at, l.last_published_at),
+    article_count: w.article_count + l.article_count,
+    outlet_count: outletCount,
+    version: w.version + 1,
+    updated_at: now,
+  };
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/**
+ * Folds cluster `loser` into `winner`: outlets, then the summaries (atomic), then members and their
+ * article pointers. Safe to call again: an already retired loser only has its leftover members moved.
+ */
+export async function mergeClusters(
+  store: DedupStore,
+  loser: string,
+  winner: string,
+  now: string,
+): Promise<void> {
+  const l = await store.getCluster(loser);
+  if (!l) return;
+  if (!l.merged_into) {
+    const w = await store.getCluster(winner);
+    if (!w) throw new Error(`merge into missing cluster ${winner}`);
+    const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
+    const retired: ClusterSummary = { ...l, merged_into: winner, version: l.version + 1, updated_at: now };
+    await store.retireCluster(retired, l.version, withCluster(w, l, outlets, now), w.version);
+  } else if (l.merged_into !== winner) {
+    return;
+  }
+  for (const m of await collect(store.listMembers(loser))) {
+    await store.moveMember({ ...m, cluster_id: winner }, loser);
+    await store.setArticleCluster(m.article_id, winner);
+  }
+}
+
+/**
+ * Adds one article and returns its cluster and the ids this call retired (merged into it).
+ * Idempotent: adding an article that is already in the store changes nothing.
+ */
+export async function addArticle(
+  store: DedupStore,
+  article: DedupArticle,
+  options: AddOptions = {},
+): Promise<{ cluster_id: string; merged: string[] }> {
+  const params = options.params ?? matchParams;
+  const nowFn = options.now ?? (() => new Date().toISOString());
+  const prev = await store.getArticle(article.article_id);
+  if (prev?.state === "done") return { cluster_id: await resolveCluster(store, prev.cluster_id), merged: [] };
+
+  // 2. candidates and confirmation
+  const keys = articleBandKeys(article.fingerprint, params);
+  const view = viewFingerprint(article.fingerprint);
+  const ids = keys.length
+    ? (await store.queryBuckets(keys, params.maxBucketCandidates)).filter((id) => id !== article.article_id)
+    : [];
+  const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
+  const targets = new Set<string>();
+  let similarity = 0;
+  for (const c of candidates) {
+    const cid = await resolveCluster(store, c.cluster_id);
+    if (targets.has(cid)) continue; // already joined through another member: same component
+    const r = compareFingerprints(view, viewFingerprint(c.fingerprint), params, fingerprintParams.sketchSize);
+    if (r.match) {
+      targets.add(cid);
+      similarity = Math.max(similarity, r.jaccard);
+    }
+  }
+  if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
+
+  // 3. winner
+  const now = nowFn();
+  const sorted = [...targets].sort();
+  const founder = sorted.length === 0;
+  const winner = sorted[0] ?? clusterIdFor(article.article_id);
+  const indexed: IndexedArticle = {
+    ...article,
+    cluster_id: winner,
+    similarity: founder ? 1 : similarity,
+    state: "pending",
+  };
+  // 4.
+  await store.putArticle(indexed);
+  // 5.
+  const member = memberOf(winner, article, indexed.similarity);
+  const existing = await store.getCluster(winner);
+  if (!existing) {
+    await store.addOutlets(winner, [article.publication]);
+    await store.createCluster(newSummary(winner, article, now), member);
+  } else {
+    const outlets = await store.addOutlets(winner, [article.publication]);
+    await store.joinCluster(withArticle(existing, article, outlets, now), existing.version, member);
+  }
+  // 6.
+  const merged = sorted.slice(1);
+  for (const loser of merged) await mergeClusters(store, loser, winner, now);
+  // 7.
+  await store.addToBuckets(keys, article.article_id);
+  await store.putArticle({ ...indexed, state: "done" });
+  return { cluster_id: winner, merged };
+}

@@ -1,0 +1,117 @@
+/**
+ * The fingerprint of an article: everything dedup needs, computed once by the fetch Lambda and
+ * carried on the dedup queue and in the Articles table. JSON-serialisable and small (~1.5 KB):
+ * typed arrays are stored as base64 of little-endian uint32 values.
+ */
+import { z } from "zod";
+import { extractFeatures } from "./features";
+import { minhashSignature } from "./minhash";
+import { normaliseText } from "./normalise-text";
+import { FINGERPRINT_VERSION, fingerprintParams } from "./params";
+import { scanTokens, shingleHashes } from "./shingles";
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
+
+export const fingerprintSchema = z.object({
+  /** Fingerprint format version. */
+  v: z.literal(FINGERPRINT_VERSION),
+  /** Parameters the arrays were computed with: only equal parameters are comparable. */
+  params: z.object({
+    shingle: z.number().int().positive(),
+    perms: z.number().int().positive(),
+    seed: z.number().int().nonnegative(),
+    sketch: z.number().int().positive(),
+  }),
+  /** MinHash signature over the body's distinct shingles (base64 uint32 LE). */
+  sig: base64,
+  /** Tokens in the body. */
+  tokens: z.number().int().nonnegative(),
+  /** Distinct shingles in the body (the set size used to estimate containment). */
+  shingles: z.number().int().nonnegative(),
+  /** Bottom-k of distinct number-token hashes and their total count. */
+  nums: base64,
+  num_count: z.number().int().nonnegative(),
+  /** Bottom-k of distinct entity-token hashes and their total count. */
+  ents: base64,
+  ent_count: z.number().int().nonnegative(),
+  /** Most frequent entity-token hashes, most frequent first. */
+  top_ents: base64,
+});
+export type Fingerprint = z.infer<typeof fingerprintSchema>;
+
+/** Decoded fingerprint, as the matcher uses it. */
+export interface FingerprintView {
+  readonly paramsKey: string;
+  readonly sig: Uint32Array;
+  readonly tokens: number;
+  readonly shingles: number;
+  readonly numbers: Uint32Array;
+  readonly numberCount: number;
+  readonly entities: Uint32Array;
+  readonly entityCount: number;
+  readonly topEntities: Uint32Array;
+}
+
+export function encodeUint32(values: Uint32Array): string {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i]!, true);
+  return Buffer.from(bytes).toString("base64");
+}
+
+export function decodeUint32(text: string): Uint32Array {
+  const bytes = Buffer.from(text, "base64");
+  const out = new Uint32Array(bytes.length >>> 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readUInt32LE(i * 4);
+  return out;
+}
+
+function paramsKeyOf(p: Fingerprint["params"]): string {
+  return `${p.shingle}:${p.perms}:${p.seed}:${p.sketch}`;
+}
+
+export function computeFingerprint(text: string, title?: string | null): Fingerprint {
+  // The title is not shingled: syndicated copies rewrite headlines freely. Kept in the signature
+  // of bodies too short to shingle, so two empty bodies never look alike.
+  const body = normaliseText(text);
+  const tokens = scanTokens(body.trim().length > 0 ? body : normaliseText(title ?? ""));
+  const p = fingerprintParams;
+  const features = extractFeatures(tokens, p.sketchSize, p.topEntities);
+  const tokenCount = tokens.count;
+  const shingles = shingleHashes(tokens, p.shingleSize);
+  const sig = minhashSignature(shingles, p.numPerm, p.seed);
+  return {
+    v: FINGERPRINT_VERSION,
+    params: { shingle: p.shingleSize, perms: p.numPerm, seed: p.seed, sketch: p.sketchSize },
+    sig: encodeUint32(sig),
+    tokens: tokenCount,
+    shingles: shingles.length,
+    nums: encodeUint32(features.numbers),
+    num_count: features.numberCount,
+    ents: encodeUint32(features.entities),
+    ent_count: features.entityCount,
+    top_ents: encodeUint32(features.topEntities),
+  };
+}
+
+const viewCache = new WeakMap<Fingerprint, FingerprintView>();
+
+/** Decodes a fingerprint (cached per object: stores may keep and pass the same object). */
+export function viewFingerprint(fp: Fingerprint): FingerprintView {
+  let v = viewCache.get(fp);
+  if (!v) {
+    v = {
+      paramsKey: paramsKeyOf(fp.params),
+      sig: decodeUint32(fp.sig),
+      tokens: fp.tokens,
+      shingles: fp.shingles,
+      numbers: decodeUint32(fp.nums),
+      numberCount: fp.num_count,
+      entities: decodeUint32(fp.ents),
+      entityCount: fp.ent_count,
+      topEntities: decodeUint32(fp.top_ents),
+    };
+    viewCache.set(fp, v);
+  }
+  return v;
+}

@@ -1,0 +1,175 @@
+/**
+ * In-memory DedupStore: the same clustering code as the dedup Lambda, over Maps. Used by
+ * `storytrail dedup`, the evaluation and the tests. Single-threaded, so the version conditions
+ * always hold; they are still checked so the tests exercise the same contract a table adapter has.
+ * Buckets hold small integers (one per article) rather than id strings to keep 100k articles well
+ * under 1 GiB.
+ */
+import type { ClusterMember, ClusterSummary } from "../records";
+import { DedupConflictError, type DedupStore, type IndexedArticle } from "./clusterer";
+
+export class MemoryDedupStore implements DedupStore {
+  private readonly articles = new Map<string, IndexedArticle>();
+  private readonly ordinal = new Map<string, number>();
+  private readonly idOf: string[] = [];
+  private readonly buckets = new Map<number, number | number[]>();
+  private readonly clusters = new Map<string, ClusterSummary>();
+  private readonly members = new Map<string, Map<string, ClusterMember>>();
+  private readonly outlets = new Map<string, Set<string>>();
+
+  async getArticle(article_id: string): Promise<IndexedArticle | null> {
+    return this.articles.get(article_id) ?? null;
+  }
+
+  async getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]> {
+    const out: IndexedArticle[] = [];
+    for (const id of article_ids) {
+      const a = this.articles.get(id);
+      if (a) out.push(a);
+    }
+    return out;
+  }
+
+  async putArticle(article: IndexedArticle): Promise<void> {
+    this.articles.set(article.article_id, article);
+  }
+
+  async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
+    const a = this.articles.get(article_id);
+    if (a) this.articles.set(article_id, { ...a, cluster_id });
+  }
+
+  private ordinalOf(article_id: string): number {
+    let n = this.ordinal.get(article_id);
+    if (n === undefined) {
+      n = this.idOf.length;
+      this.idOf.push(article_id);
+      this.ordinal.set(article_id, n);
+    }
+    return n;
+  }
+
+  async queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]> {
+    const seen = new Set<number>();
+    for (const k of keys) {
+      const b = this.buckets.get(k);
+      if (b === undefined) continue;
+      if (typeof b === "number") seen.add(b);
+      else for (let i = 0; i < b.length && i < limitPerBucket; i++) seen.add(b[i]!);
+    }
+    return [...seen].map((n) => this.idOf[n]!);
+  }
+
+  async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {
+    const n = this.ordinalOf(article_id);
+    for (const k of keys) {
+      const b = this.buckets.get(k);
+      if (b === undefined) this.buckets.set(k, n);
+      else if (typeof b === "number") {
+        if (b !== n) this.buckets.set(k, [b, n]);
+      } else if (!b.includes(n)) b.push(n);
+    }
+  }
+
+  async getCluster(cluster_id: string): Promise<ClusterSummary | null> {
+    return this.clusters.get(cluster_id) ?? null;
+  }
+
+  async getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null> {
+    return this.members.get(cluster_id)?.get(article_id) ?? null;
+  }
+
+  async *listMembers(cluster_id: string): AsyncIterable<ClusterMember> {
+    const m = this.members.get(cluster_id);
+    if (m) yield* [...m.values()];
+  }
+
+  private checkVersion(cluster_id: string, expected: number | null): void {
+    const found = this.clusters.get(cluster_id)?.version ?? null;
+    if (found !== expected) {
+      throw new DedupConflictError(`cluster ${cluster_id}: version ${found}, expected ${expected}`);
+    }
+  }
+
+  private putMember(member: ClusterMember): void {
+    let m = this.members.get(member.cluster_id);
+    if (!m) {
+      m = new Map();
+      this.members.set(member.cluster_id, m);
+    }
+    m.set(member.article_id, member);
+  }
+
+  async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
+    this.checkVersion(summary.cluster_id, null);
+    this.clusters.set(summary.cluster_id, summary);
+    this.putMember(member);
+  }
+
+  async joinCluster(
+    summary: ClusterSummary,
+    expectedVersion: number,
+    member: ClusterMember,
+  ): Promise<boolean> {
+    if (this.members.get(member.cluster_id)?.has(member.article_id)) return false;
+    this.checkVersion(summary.cluster_id, expectedVersion);
+    this.clusters.set(summary.cluster_id, summary);
+    this.putMember(member);
+    return true;
+  }
+
+  async retireCluster(
+    loser: ClusterSummary,
+    loserExpectedVersion: number,
+    winner: ClusterSummary,
+    winnerExpectedVersion: number,
+  ): Promise<void> {
+    this.checkVersion(loser.cluster_id, loserExpectedVersion);
+    this.checkVersion(winner.cluster_id, winnerExpectedVersion);
+    this.clusters.set(loser.cluster_id, loser);
+    this.clusters.set(winner.cluster_id, winner);
+  }
+
+  async moveMember(member: ClusterMember, fromCluster: string): Promise<void> {
+    this.putMember(member);
+    const from = this.members.get(fromCluster);
+    from?.delete(member.article_id);
+    if (from?.size === 0) this.members.delete(fromCluster);
+  }
+
+  async addOutlets(cluster_id: string, publications: readonly string[]): Promise<number> {
+    let s = this.outlets.get(cluster_id);
+    if (!s) {
+      s = new Set();
+      this.outlets.set(cluster_id, s);
+    }
+    for (const p of publications) s.add(p);
+    return s.size;
+  }
+
+  async *listOutlets(cluster_id: string): AsyncIterable<string> {
+    const s = this.outlets.get(cluster_id);
+    if (s) yield* [...s];
+  }
+
+  /** Every article id with its current (live) cluster id, in insertion order. */
+  *assignments(): Iterable<{ article_id: string; cluster_id: string }> {
+    for (const a of this.articles.values()) {
+      let id = a.cluster_id;
+      for (let s = this.clusters.get(id); s?.merged_into; s = this.clusters.get(id)) id = s.merged_into;
+      yield { article_id: a.article_id, cluster_id: id };
+    }
+  }
+
+  /** All summaries (live and retired) and members, for inspection and tests. */
+  snapshot(): { summaries: ClusterSummary[]; members: ClusterMember[] } {
+    return {
+      summaries: [...this.clusters.values()],
+      members: [...this.members.values()].flatMap((m) => [...m.values()]),
+    };
+  }
+
+  get articleCount(): number {
+    return this.articles.size;
+  }
+}

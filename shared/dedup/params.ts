@@ -1,0 +1,40 @@
+/**
+ * Dedup parameters, chosen from measurements on the evaluation corpora (docs/dedup.md has the
+ * figures and the S-curves). Fingerprint parameters are recorded in every fingerprint; changing
+ * them makes old and new fingerprints incomparable (the clusterer then never merges them).
+ */
+export const FINGERPRINT_VERSION = 1;
+
+export const fingerprintParams = {
+  /** Tokens per shingle (words; characters for scripts written without spaces). */
+  shingleSize: 5,
+  /** MinHash permutations. */
+  numPerm: 128,
+  /** Seed of the permutation family. */
+  seed: 0x53_54_52_4c,
+  /** Bottom-k size of the number and entity sketches. */
+  sketchSize: 64,
+  /** Most frequent entity tokens kept. */
+  topEntities: 6,
+} as const;
+
+export const matchParams = {
+  /** LSH: bands × rows over the first bands*rows signature slots. */
+  bands: 32,
+  rows: 4,
+  /** Below this many shingles an article is never merged on similarity alone. */
+  minShingles: 40,
+  /** Estimated Jaccard at or above which two articles are copies (if their facts agree). */
+  jaccard: 0.5,
+  /** Estimated containment of the shorter in the longer at or above which they are copies. */
+  containment: 0.8,
+  /** Minimum share of the shorter text's numbers found in the longer (when it has enough numbers). */
+  numberAgreement: 0.5,
+  /** Numbers needed on both sides before the number check applies. */
+  minNumbers: 2,
+  /** Cap on candidates read from one bucket (boilerplate-heavy buckets stay bounded). */
+  maxBucketCandidates: 200,
+} as const;
+
+export type FingerprintParams = typeof fingerprintParams;
+export type MatchParams = typeof matchParams;
