@@ -1,0 +1,300 @@
+/**
+ * Discovery for one source: robots.txt (its Sitemap: lines too), the source's feeds and sitemaps,
+ * sitemap indexes followed breadth-first within depth/count limits and loop-safe, then canonical URLs,
+ * deduplicated, keeping only what changed since the source's last successful run.
+ */
+
+import { HostPacer } from "../fetch/host-pacer";
+import type { FetchSuccess, HttpClient } from "../fetch/http";
+import type { FailureReason } from "../records";
+import { canonicalUrl, hostOf, InvalidUrlError } from "../url/canonical-url";
+import { parseFeed } from "./feed";
+import { exactIso, type HintDate, latestPossibleMs, looseIso } from "./hint-date";
+import type { RobotsCache } from "./robots";
+import { parseSitemap } from "./sitemap";
+import type { Source } from "./sources";
+
+export interface DiscoveredUrl {
+  url: string /* canonical */;
+  discovered_from: string;
+  lastmod: string | null;
+  title: string | null;
+  published_at: string | null;
+  language: string | null;
+}
+
+export interface DiscoveryProblem {
+  url: string;
+  reason: FailureReason;
+  detail: string;
+}
+
+export interface DiscoveryLimits {
+  maxSitemapDepth: number;
+  maxSitemaps: number;
+  maxUrls: number;
+  maxFeedItems: number;
+  newsMaxAgeDays: number;
+  /** Bytes per sitemap or feed after decompression (the sitemaps protocol allows 50 MB). */
+  maxDocumentBytes: number;
+}
+
+export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxSitemapDepth: 3,
+  maxSitemaps: 50,
+  maxUrls: 50_000,
+  maxFeedItems: 1_000,
+  newsMaxAgeDays: 3,
+  maxDocumentBytes: 50 * 1024 * 1024,
+};
+
+/** Gap between two discovery requests to one host when the source sets no min_delay_ms. */
+export const DEFAULT_DISCOVERY_DELAY_MS = 500;
+
+export interface DiscoverOptions {
+  http: HttpClient;
+  robots: RobotsCache;
+  /** Start of the source's last successful run; null for the first run. */
+  since: Date | null;
+  now: Date;
+  limits?: Partial<DiscoveryLimits>;
+  /** Shared pacer (e.g. one per process); by default one per call using the source's min_delay_ms. */
+  pacer?: HostPacer;
+}
+
+/** At most this many invalid-URL problems per source, then one summary. */
+const MAX_INVALID_REPORTED = 20;
+const DAY_MS = 86_400_000;
+
+interface Hints {
+  lastmod: HintDate | null;
+  title: string | null;
+  published: HintDate | null;
+  language: string | null;
+}
+
+function normaliseLanguage(l: string | null): string | null {
+  const t = l?.trim();
+  return t && /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/.test(t) ? t.replace(/_/g, "-").toLowerCase() : null;
+}
+
+export async function discoverSource(
+  source: Source,
+  opts: DiscoverOptions,
+): Promise<{ urls: DiscoveredUrl[]; problems: DiscoveryProblem[] }> {
+  const limits: DiscoveryLimits = { ...DEFAULT_DISCOVERY_LIMITS, ...opts.limits };
+  const pacer =
+    opts.pacer ?? new HostPacer({ minDelayMs: source.min_delay_ms ?? DEFAULT_DISCOVERY_DELAY_MS });
+  const sinceMs = opts.since ? opts.since.getTime() : null;
+  const staleBeforeMs = opts.now.getTime() - limits.newsMaxAgeDays * DAY_MS;
+  const found = new Map<string, DiscoveredUrl>();
+  const problems: DiscoveryProblem[] = [];
+  let invalid = 0;
+  let overflow = 0;
+
+  const changedSinceLastRun = (d: HintDate | null) =>
+    sinceMs === null || d === null || latestPossibleMs(d) >= sinceMs;
+
+  const add = (raw: string, from: string, hints: Hints): void => {
+    let url: string;
+    try {
+      url = canonicalUrl(raw, from);
+    } catch (err) {
+      invalid++;
+      if (invalid <= MAX_INVALID_REPORTED) {
+        problems.push({
+          url: raw.slice(0, 2000),
+          reason: "invalid_url",
+          detail: err instanceof InvalidUrlError ? err.message : String(err),
+        });
+      }
+      return;
+    }
+    const lastmod = looseIso(hints.lastmod);
+    const existing = found.get(url);
+    if (existing) {
+      if (lastmod && (!existing.lastmod || lastmod > existing.lastmod)) existing.lastmod = lastmod;
+      existing.title ??= hints.title;
+      existing.published_at ??= exactIso(hints.published);
+      existing.language ??= normaliseLanguage(hints.language);
+      return;
+    }
+    if (found.size >= limits.maxUrls) {
+      overflow++;
+      return;
+    }
+    found.set(url, {
+      url,
+      discovered_from: from,
+      lastmod,
+      title: hints.title,
+      published_at: exactIso(hints.published),
+      language: normaliseLanguage(hints.language),
+    });
+  };
+
+  const fetchDocument = async (url: string): Promise<FetchSuccess | null> => {
+    const rules = await opts.robots.rulesFor(url);
+    if (!rules.isAllowed(url)) {
+      const why =
+        rules.status === "disallow_all"
+          ? `robots.txt unavailable: ${rules.detail ?? ""}`
+          : "disallowed by robots.txt";
+      problems.push({ url, reason: "robots_disallowed", detail: why });
+      return null;
+    }
+    await pacer.wait(hostOf(url), rules.crawlDelaySeconds);
+    const res = await opts.http.fetch(url, { accept: "feed", limits: { maxBytes: limits.maxDocumentBytes } });
+    if (!res.ok) {
+      problems.push({ url, reason: res.reason, detail: res.detail });
+      return null;
+    }
+    return res;
+  };
+
+  const addFeedItems = (feedUrl: string, text: string): boolean => {
+    let feed: ReturnType<typeof parseFeed>;
+    try {
+      feed = parseFeed(text, feedUrl);
+    } catch {
+      return false;
+    }
+    const items = feed.items.slice(0, limits.maxFeedItems);
+    if (feed.items.length > items.length) {
+      problems.push({
+        url: feedUrl,
+        reason: "too_large",
+        detail: `feed has ${feed.items.length} items; read the first ${limits.maxFeedItems}`,
+      });
+    }
+    for (const item of items) {
+      if (!changedSinceLastRun(item.updated ?? item.published)) continue;
+      add(item.url, feedUrl, {
+        lastmod: item.updated ?? item.published,
+        title: item.title,
+        published: item.published,
+        language: item.language,
+      });
+    }
+    return true;
+  };
+
+  // Sitemaps: the configured ones, then those robots.txt announces; breadth-first so maxSitemaps keeps the top.
+  const homeRules = await opts.robots.rulesFor(source.homepage);
+  const queue: { url: string; depth: number }[] = [];
+  const queued = new Set<string>();
+  const enqueue = (raw: string, base: string, depth: number): void => {
+    let key: string;
+    let url: string;
+    try {
+      url = new URL(raw.trim(), base).href;
+      key = canonicalUrl(url);
+    } catch {
+      problems.push({
+        url: raw.slice(0, 2000),
+        reason: "invalid_url",
+        detail: "sitemap location is not a URL",
+      });
+      return;
+    }
+    if (queued.has(key)) return;
+    queued.add(key);
+    queue.push({ url, depth });
+  };
+  for (const s of source.sitemaps) enqueue(s, source.homepage, 0);
+  for (const s of homeRules.sitemaps) enqueue(s, source.homepage, 0);
+
+  // Feeds (a feed URL that turns out to be a sitemap is read as one).
+  for (const feedUrl of source.feeds) {
+    const res = await fetchDocument(feedUrl);
+    if (!res) continue;
+    if (addFeedItems(res.finalUrl, res.text)) continue;
+    try {
+      parseSitemap(res.text);
+      enqueue(feedUrl, source.homepage, 0);
+    } catch (err) {
+      problems.push({
+        url: feedUrl,
+        reason: "parse_error",
+        detail: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  let fetched = 0;
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    if (fetched >= limits.maxSitemaps) {
+      problems.push({
+        url: next.url,
+        reason: "too_large",
+        detail: `sitemap limit of ${limits.maxSitemaps} reached; ${queue.length + 1} sitemap(s) not read`,
+      });
+      break;
+    }
+    fetched++;
+    const res = await fetchDocument(next.url);
+    if (!res) continue;
+    let parsed: ReturnType<typeof parseSitemap>;
+    try {
+      parsed = parseSitemap(res.text);
+    } catch (err) {
+      // Sitemaps may be RSS or Atom feeds (sitemaps.org); try that before giving up.
+      if (!addFeedItems(res.finalUrl, res.text)) {
+        problems.push({
+          url: next.url,
+          reason: "parse_error",
+          detail: err instanceof Error ? err.message : String(err),
+        });
+      }
+      continue;
+    }
+    if (parsed.kind === "index") {
+      if (next.depth + 1 > limits.maxSitemapDepth) {
+        problems.push({
+          url: next.url,
+          reason: "too_large",
+          detail: `sitemap index nested deeper than ${limits.maxSitemapDepth}; ${parsed.sitemaps.length} child sitemap(s) not read`,
+        });
+        continue;
+      }
+      // Newest first, so the count limit drops the oldest; unchanged children are not fetched at all.
+      const children = parsed.sitemaps
+        .filter((s) => changedSinceLastRun(s.lastmod))
+        .sort(
+          (a, b) => (b.lastmod?.ms ?? Number.POSITIVE_INFINITY) - (a.lastmod?.ms ?? Number.POSITIVE_INFINITY),
+        );
+      for (const child of children) enqueue(child.loc, res.finalUrl, next.depth + 1);
+      continue;
+    }
+    for (const u of parsed.urls) {
+      const published = u.news?.publishedAt ?? null;
+      // Google News sitemaps list the last two days; anything older is stale whatever lastmod says.
+      if (published && latestPossibleMs(published) < staleBeforeMs) continue;
+      const changed = u.lastmod ?? published;
+      if (!changedSinceLastRun(changed)) continue;
+      add(u.loc, res.finalUrl, {
+        lastmod: changed,
+        title: u.news?.title ?? null,
+        published,
+        language: u.news?.language ?? null,
+      });
+    }
+  }
+
+  if (invalid > MAX_INVALID_REPORTED) {
+    problems.push({
+      url: source.homepage,
+      reason: "invalid_url",
+      detail: `${invalid - MAX_INVALID_REPORTED} more invalid URL(s) not listed`,
+    });
+  }
+  if (overflow > 0) {
+    problems.push({
+      url: source.homepage,
+      reason: "too_large",
+      detail: `URL limit of ${limits.maxUrls} reached; ${overflow} more URL(s) dropped`,
+    });
+  }
+  return { urls: [...found.values()], problems };
+}

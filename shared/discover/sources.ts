@@ -1,0 +1,138 @@
+/**
+ * The sources file: which publications to crawl and where their feeds and sitemaps are. Validated with
+ * zod; every error names the source (index and id) and the field.
+ */
+import { z } from "zod";
+
+export interface Source {
+  id: string;
+  publication: string;
+  homepage: string;
+  feeds: string[];
+  sitemaps: string[];
+  /** EventBridge Scheduler expression, e.g. "rate(1 hour)" or "cron(0 6 * * ? *)"; default: the daily run. */
+  schedule?: string;
+  /** BCP 47 language hint, e.g. "en" or "pt-BR". */
+  language?: string;
+  /** Minimum gap between two requests to this source's hosts. */
+  min_delay_ms?: number;
+  /** Hosts or registrable domains whose rel=canonical this source's pages may point to (syndication). */
+  partners?: string[];
+}
+
+export class SourcesError extends Error {
+  constructor(readonly issues: string[]) {
+    super(issues.length === 1 ? issues[0] : `${issues.length} problems in sources:\n${issues.join("\n")}`);
+    this.name = "SourcesError";
+  }
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z.string().trim().refine(isHttpUrl, "Invalid URL");
+
+const SCHEDULE =
+  /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
+
+export const sourceSchema = z.preprocess(
+  // Accept the singular spellings ("feed": "…", "sitemap": [...]) people write by hand.
+  (v) => {
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+    for (const [one, many] of [
+      ["feed", "feeds"],
+      ["sitemap", "sitemaps"],
+    ] as const) {
+      if (one in o && !(many in o)) {
+        o[many] = Array.isArray(o[one]) ? o[one] : [o[one]];
+        delete o[one];
+      }
+    }
+    return o;
+  },
+  z.strictObject({
+    id: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+        "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      ),
+    publication: z.string().trim().min(1, "must not be empty"),
+    homepage: httpUrl,
+    feeds: z.array(httpUrl).default([]),
+    sitemaps: z.array(httpUrl).default([]),
+    schedule: z
+      .string()
+      .trim()
+      .regex(SCHEDULE, "must be rate(N unit) or a 6-field cron(…) expression")
+      .optional(),
+    language: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "must be a BCP 47 tag such as en or pt-BR")
+      .optional(),
+    min_delay_ms: z.number().int().min(0).max(600_000).optional(),
+    partners: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
+      )
+      .optional(),
+  }),
+);
+
+/** The whole file; parseSources gives better messages than parsing with this directly. */
+export const sourcesFileSchema = z.union([
+  z.object({ sources: z.array(sourceSchema) }),
+  z.array(sourceSchema),
+]);
+
+const fileShape = z.union([z.object({ sources: z.array(z.unknown()) }), z.array(z.unknown())]);
+
+function pathText(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : `${out ? "." : ""}${String(p)}`;
+  return out;
+}
+
+/** Validates a parsed sources file (`{ sources: [...] }` or a bare array). Throws SourcesError listing every problem. */
+export function parseSources(json: unknown): Source[] {
+  const file = fileShape.safeParse(json);
+  if (!file.success)
+    throw new SourcesError(['sources file: expected { "sources": [...] } or an array of sources']);
+  const list = Array.isArray(file.data) ? file.data : file.data.sources;
+  const issues: string[] = [];
+  const sources: Source[] = [];
+  const ids = new Map<string, number>();
+  list.forEach((raw, i) => {
+    const rawId = raw && typeof raw === "object" && "id" in raw ? (raw as { id: unknown }).id : undefined;
+    const label = `sources[${i}]${typeof rawId === "string" ? ` (${JSON.stringify(rawId)})` : ""}`;
+    const parsed = sourceSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const where = pathText(issue.path);
+        let message = issue.message;
+        if (issue.code === "unrecognized_keys") message = `unknown field(s) ${issue.keys.join(", ")}`;
+        if (issue.code === "invalid_type" && issue.input === undefined) message = "is required";
+        issues.push(`${label}: ${where ? `${where}: ` : ""}${message}`);
+      }
+      return;
+    }
+    const prev = ids.get(parsed.data.id);
+    if (prev !== undefined) issues.push(`${label}: id: duplicate of sources[${prev}]`);
+    else ids.set(parsed.data.id, i);
+    sources.push(parsed.data);
+  });
+  if (issues.length) throw new SourcesError(issues);
+  return sources;
+}

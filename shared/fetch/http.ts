@@ -1,0 +1,519 @@
+/**
+ * The one way storytrail fetches a URL: undici with explicit limits on time, bytes and redirects, the SSRF
+ * guard on every hop's resolved address, content-type allow-lists, conditional requests, charset decoding.
+ * Network and HTTP problems come back as a FetchFailure with a failureReason; fetch() never throws for them.
+ */
+import { Readable, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import { Agent, type Dispatcher, request } from "undici";
+import type { FailureReason } from "../records";
+import { BlockedAddressError, blockedRange, guardedConnector, parseIpLiteral } from "./address-guard";
+import { decodeBody } from "./charset";
+
+export interface FetchLimits {
+  maxBytes: number;
+  maxRedirects: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  totalTimeoutMs: number;
+}
+
+export const DEFAULT_FETCH_LIMITS: FetchLimits = {
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 15_000,
+  totalTimeoutMs: 30_000,
+};
+
+/** html: text/html, application/xhtml+xml; feed: XML/RSS/Atom/JSON feeds and gzip sitemaps; any: both. */
+export type AcceptKind = "html" | "feed" | "any";
+
+export interface FetchOptions {
+  accept: AcceptKind;
+  etag?: string | null;
+  lastModified?: string | null;
+  limits?: Partial<FetchLimits>;
+  /** Overrides the media types `accept` allows; "*" allows any (robots.txt). */
+  contentTypes?: readonly string[];
+  /** Keep the first maxBytes and succeed instead of failing with too_large (robots.txt, RFC 9309 §2.5). */
+  truncate?: boolean;
+}
+
+export interface FetchSuccess {
+  ok: true;
+  url: string;
+  finalUrl: string;
+  status: number;
+  notModified: boolean;
+  headers: Record<string, string>;
+  contentType: string;
+  /** Decompressed (Content-Encoding and gzip files). */
+  bytes: Uint8Array;
+  /** Decoded with `charset`. */
+  text: string;
+  charset: string;
+  redirects: string[];
+  /** True when `truncate` cut the body at maxBytes. */
+  truncated?: boolean;
+}
+
+export interface FetchFailure {
+  ok: false;
+  url: string;
+  finalUrl: string;
+  status: number | null;
+  reason: FailureReason;
+  detail: string;
+}
+
+export type FetchResult = FetchSuccess | FetchFailure;
+
+export interface HttpClientOptions {
+  userAgent: string;
+  /** Tests and local runs only: lets fetches reach loopback and private networks (never metadata or link-local). */
+  allowPrivateAddresses?: boolean;
+  limits?: Partial<FetchLimits>;
+}
+
+const HTML_TYPES = ["text/html", "application/xhtml+xml"];
+const FEED_TYPES = [
+  "application/xml",
+  "text/xml",
+  "application/rss+xml",
+  "application/atom+xml",
+  "application/rdf+xml",
+  "application/rss",
+  "application/atom",
+  "application/feed+json",
+  "application/json",
+  "text/json",
+  "application/x-gzip",
+  "application/gzip",
+  "application/x-gunzip",
+];
+/** Types that say nothing reliable; for feeds the body is sniffed instead. */
+const VAGUE_TYPES = ["", "text/plain", "application/octet-stream", "binary/octet-stream"];
+
+const ACCEPT_HEADER: Record<AcceptKind, string> = {
+  html: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
+  feed: "application/rss+xml,application/atom+xml,application/feed+json,application/xml;q=0.9,text/xml;q=0.9,*/*;q=0.1",
+  any: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.5",
+};
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+class LimitError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = "LimitError";
+  }
+}
+
+/** Thrown inside the body pipeline to stop reading once a truncating fetch has enough. */
+class EnoughError extends Error {}
+
+function failureFor(status: number): FailureReason {
+  if (status === 404) return "http_404";
+  if (status === 410) return "http_410";
+  if (status === 429) return "http_429";
+  return status >= 500 ? "http_5xx" : "http_4xx";
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+function mediaType(contentType: string): string {
+  return (contentType.split(";")[0] ?? "").trim().toLowerCase();
+}
+
+function allowedTypes(opts: FetchOptions): readonly string[] {
+  if (opts.contentTypes) return opts.contentTypes;
+  if (opts.accept === "html") return HTML_TYPES;
+  if (opts.accept === "feed") return FEED_TYPES;
+  return [...HTML_TYPES, ...FEED_TYPES];
+}
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** Does the body look like markup or JSON (for bodies whose content type says nothing)? */
+function looksLikeDocument(bytes: Uint8Array, accept: AcceptKind): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 512))
+    .toString("latin1")
+    .replace(/^(\xef\xbb\xbf|\xfe\xff|\xff\xfe)/, "")
+    .trimStart();
+  if (accept === "html") return /^<(!doctype html|html|head|body|!--)/i.test(head);
+  return head.startsWith("<") || head.startsWith("{") || isGzip(bytes);
+}
+
+function decoderFor(encoding: string): NodeJS.ReadWriteStream | null | "unsupported" {
+  switch (encoding) {
+    case "":
+    case "identity":
+    case "none":
+      return null;
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip();
+    case "deflate":
+      // Servers send both zlib-wrapped and raw deflate under this name; unzip() takes either.
+      return zlib.createUnzip();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return "unsupported";
+  }
+}
+
+function errorChain(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let e: unknown = err;
+  while (e && chain.length < 5) {
+    chain.push(e);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/** Maps an exception from undici, zlib or our guards to a failure reason. */
+function classify(err: unknown, deadlineHit: boolean): { reason: FailureReason; detail: string } {
+  const chain = errorChain(err);
+  for (const e of chain) {
+    if (e instanceof BlockedAddressError) return { reason: "blocked_address", detail: e.message };
+    if (e instanceof LimitError) return { reason: "too_large", detail: e.message };
+  }
+  if (deadlineHit) return { reason: "timeout", detail: "overall deadline exceeded" };
+  for (const e of chain) {
+    const code = (e as { code?: string }).code ?? "";
+    if (code === "ERR_BLOCKED_ADDRESS") return { reason: "blocked_address", detail: describe(e) };
+    if (
+      code === "UND_ERR_CONNECT_TIMEOUT" ||
+      code === "UND_ERR_HEADERS_TIMEOUT" ||
+      code === "UND_ERR_BODY_TIMEOUT" ||
+      code === "ETIMEDOUT"
+    ) {
+      return { reason: "timeout", detail: describe(e) };
+    }
+    if (code === "ERR_BUFFER_TOO_LARGE" || code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+      return { reason: "too_large", detail: describe(e) };
+    }
+    if (
+      code.startsWith("Z_") ||
+      code === "ERR_BROTLI_DECOMPRESSION_FAILED" ||
+      code.startsWith("ERR__ERROR")
+    ) {
+      return { reason: "decode_error", detail: describe(e) };
+    }
+  }
+  return { reason: "network_error", detail: describe(err) };
+}
+
+export class HttpClient {
+  private readonly userAgent: string;
+  private readonly allowPrivate: boolean;
+  private readonly limits: FetchLimits;
+  /** One agent per connect timeout (the only limit fixed at agent level). */
+  private readonly agents = new Map<number, Agent>();
+
+  constructor(opts: HttpClientOptions) {
+    if (!opts.userAgent.trim()) throw new Error("HttpClient needs a User-Agent");
+    this.userAgent = opts.userAgent;
+    this.allowPrivate = opts.allowPrivateAddresses === true;
+    this.limits = { ...DEFAULT_FETCH_LIMITS, ...opts.limits };
+  }
+
+  private agentFor(connectTimeoutMs: number): Agent {
+    let agent = this.agents.get(connectTimeoutMs);
+    if (!agent) {
+      agent = new Agent({
+        connect: guardedConnector({ allowPrivate: this.allowPrivate, timeoutMs: connectTimeoutMs }),
+        keepAliveTimeout: 4_000,
+        maxHeaderSize: 64 * 1024,
+      });
+      this.agents.set(connectTimeoutMs, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((a) => a.close()));
+  }
+
+  async fetch(url: string, opts: FetchOptions): Promise<FetchResult> {
+    const limits: FetchLimits = { ...this.limits, ...opts.limits };
+    const fail = (
+      finalUrl: string,
+      status: number | null,
+      reason: FailureReason,
+      detail: string,
+    ): FetchFailure => ({
+      ok: false,
+      url,
+      finalUrl,
+      status,
+      reason,
+      detail,
+    });
+
+    const first = this.checkUrl(url);
+    if (typeof first !== "string") return fail(url, null, first.reason, first.detail);
+
+    const controller = new AbortController();
+    let deadlineHit = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort(new Error(`deadline of ${limits.totalTimeoutMs} ms exceeded`));
+    }, limits.totalTimeoutMs);
+    const redirects: string[] = [];
+    const visited = new Set<string>([first]);
+    let current = first;
+    let status: number | null = null;
+    try {
+      for (;;) {
+        const res = await request(current, {
+          method: "GET",
+          dispatcher: this.agentFor(limits.connectTimeoutMs),
+          headers: this.requestHeaders(opts),
+          signal: controller.signal,
+          headersTimeout: limits.headersTimeoutMs,
+          bodyTimeout: limits.bodyTimeoutMs,
+        });
+        status = res.statusCode;
+        const headers = flattenHeaders(res.headers);
+
+        if (REDIRECTS.has(status)) {
+          res.body.destroy();
+          const location = headers.location;
+          if (!location) return fail(current, status, "network_error", `HTTP ${status} without Location`);
+          const next = this.checkUrl(location, current);
+          if (typeof next !== "string")
+            return fail(current, status, next.reason, `redirect to ${location}: ${next.detail}`);
+          if (visited.has(next)) return fail(current, status, "redirect_loop", `redirect back to ${next}`);
+          if (redirects.length >= limits.maxRedirects) {
+            return fail(current, status, "too_many_redirects", `more than ${limits.maxRedirects} redirects`);
+          }
+          visited.add(next);
+          redirects.push(next);
+          current = next;
+          continue;
+        }
+
+        const contentType = headers["content-type"] ?? "";
+        if (status === 304) {
+          res.body.destroy();
+          if (!opts.etag && !opts.lastModified) {
+            return fail(current, status, "http_4xx", "HTTP 304 to an unconditional request");
+          }
+          return {
+            ok: true,
+            url,
+            finalUrl: current,
+            status,
+            notModified: true,
+            headers,
+            contentType,
+            bytes: new Uint8Array(0),
+            text: "",
+            charset: "utf-8",
+            redirects,
+          };
+        }
+        if (status >= 400 || status < 200 || status >= 300) {
+          res.body.destroy();
+          const reason = status >= 400 ? failureFor(status) : "network_error";
+          return fail(current, status, reason, `HTTP ${status}`);
+        }
+
+        const type = mediaType(contentType);
+        const allowed = allowedTypes(opts);
+        const vague = VAGUE_TYPES.includes(type) && opts.accept !== "html" ? true : type === "";
+        if (!allowed.includes("*") && !allowed.includes(type) && !vague) {
+          res.body.destroy();
+          return fail(
+            current,
+            status,
+            "not_html",
+            `content type ${type || "(none)"} is not accepted for ${opts.accept}`,
+          );
+        }
+        const declared = Number(headers["content-length"]);
+        if (!opts.truncate && Number.isFinite(declared) && declared > limits.maxBytes) {
+          res.body.destroy();
+          return fail(
+            current,
+            status,
+            "too_large",
+            `Content-Length ${declared} exceeds ${limits.maxBytes} bytes`,
+          );
+        }
+
+        const body = await this.readBody(
+          res.body,
+          headers["content-encoding"] ?? "",
+          limits.maxBytes,
+          opts,
+          controller.signal,
+        );
+        if (typeof body === "string") return fail(current, status, "decode_error", body);
+        let bytes = body.bytes;
+        let truncated = body.truncated;
+        if (opts.accept !== "html" && isGzip(bytes)) {
+          // A gzip file (sitemap.xml.gz) rather than a gzip transfer: inflate it under the same cap.
+          try {
+            bytes = zlib.gunzipSync(bytes, { maxOutputLength: limits.maxBytes });
+          } catch (err) {
+            const c = classify(err, false);
+            if (c.reason !== "too_large" || !opts.truncate) {
+              return fail(current, status, c.reason, `gzip body: ${c.detail}`);
+            }
+            bytes = new Uint8Array(0);
+            truncated = true;
+          }
+        }
+        if (!allowed.includes("*") && (vague || type === "") && !looksLikeDocument(bytes, opts.accept)) {
+          return fail(
+            current,
+            status,
+            "not_html",
+            `content type ${type || "(none)"} and the body does not look like ${opts.accept}`,
+          );
+        }
+        const decoded = decodeBody(bytes, contentType);
+        return {
+          ok: true,
+          url,
+          finalUrl: current,
+          status,
+          notModified: false,
+          headers,
+          contentType,
+          bytes,
+          text: decoded.text,
+          charset: decoded.charset,
+          redirects,
+          ...(truncated ? { truncated } : {}),
+        };
+      }
+    } catch (err) {
+      const c = classify(err, deadlineHit);
+      return fail(current, status, c.reason, c.detail);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Parses and vets a URL (or redirect target); IP literals are checked here so the failure names them. */
+  private checkUrl(raw: string, base?: string): string | { reason: FailureReason; detail: string } {
+    let u: URL;
+    try {
+      u = base === undefined ? new URL(raw.trim()) : new URL(raw.trim(), base);
+    } catch {
+      return { reason: "invalid_url", detail: `not a URL: ${raw.slice(0, 200)}` };
+    }
+    if (u.protocol !== "http:" && u.protocol !== "https:") {
+      return { reason: "bad_scheme", detail: `scheme ${u.protocol} is not http(s)` };
+    }
+    if (!u.hostname) return { reason: "invalid_url", detail: "no host" };
+    const literal = parseIpLiteral(u.hostname);
+    if (literal) {
+      const why = blockedRange(literal.toString(), this.allowPrivate);
+      if (why) return { reason: "blocked_address", detail: `${u.hostname} is ${why}` };
+    }
+    u.hash = "";
+    return u.href;
+  }
+
+  private requestHeaders(opts: FetchOptions): Record<string, string> {
+    const h: Record<string, string> = {
+      "user-agent": this.userAgent,
+      accept: opts.contentTypes?.includes("*") ? "*/*" : ACCEPT_HEADER[opts.accept],
+      "accept-encoding": "gzip, deflate, br",
+    };
+    if (opts.etag) h["if-none-match"] = opts.etag;
+    if (opts.lastModified) h["if-modified-since"] = opts.lastModified;
+    return h;
+  }
+
+  /**
+   * Streams the body through the Content-Encoding decoders, counting bytes before and after decompression
+   * so neither a large body nor a compression bomb gets past maxBytes.
+   */
+  private async readBody(
+    body: Dispatcher.ResponseData["body"],
+    contentEncoding: string,
+    maxBytes: number,
+    opts: FetchOptions,
+    signal: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; truncated: boolean } | string> {
+    const encodings = contentEncoding
+      .toLowerCase()
+      .split(",")
+      .map((e) => e.trim())
+      .filter((e) => e && e !== "identity")
+      .reverse();
+    const decoders: NodeJS.ReadWriteStream[] = [];
+    for (const enc of encodings) {
+      const d = decoderFor(enc);
+      if (d === "unsupported") {
+        body.destroy();
+        return `unsupported Content-Encoding ${contentEncoding}`;
+      }
+      if (d) decoders.push(d);
+    }
+    let raw = 0;
+    const countRaw = async function* (source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        raw += chunk.length;
+        if (raw > maxBytes && !opts.truncate) throw new LimitError(`body exceeds ${maxBytes} bytes`);
+        yield chunk;
+      }
+    };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let truncated = false;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        const room = maxBytes - total;
+        if (chunk.length > room) {
+          if (!opts.truncate) return done(new LimitError(`decoded body exceeds ${maxBytes} bytes`));
+          chunks.push(chunk.subarray(0, room));
+          total = maxBytes;
+          truncated = true;
+          return done(new EnoughError());
+        }
+        chunks.push(chunk);
+        total += chunk.length;
+        done();
+      },
+    });
+    try {
+      const streams: (NodeJS.ReadableStream | NodeJS.WritableStream)[] = [
+        Readable.from(countRaw(body)),
+        ...decoders,
+        sink,
+      ];
+      await pipeline(streams, { signal });
+    } catch (err) {
+      if (!(err instanceof EnoughError)) throw err;
+    } finally {
+      body.destroy();
+    }
+    return { bytes: Buffer.concat(chunks, total), truncated };
+  }
+}

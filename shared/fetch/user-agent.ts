@@ -1,0 +1,38 @@
+/** The crawler's User-Agent: a product token robots.txt groups can name, a version, and a contact URL. */
+
+export const CRAWLER_TOKEN = "storytrail";
+export const CRAWLER_VERSION = "0.1";
+/** Where site owners learn what the crawler does and how to reach its operator; override per deployment. */
+export const DEFAULT_CONTACT_URL = "https://github.com/storytrail/storytrail/blob/main/README.md#crawler";
+
+export interface UserAgentOptions {
+  contactUrl: string;
+  token?: string;
+  version?: string;
+  /** Free text after the contact URL, e.g. the operator's name. */
+  comment?: string;
+}
+
+/** `storytrail/0.1 (+https://…; news research crawler)`. Throws if the contact is not an http(s) or mailto URL. */
+export function buildUserAgent(opts: UserAgentOptions): string {
+  const token = opts.token ?? CRAWLER_TOKEN;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(token)) throw new Error(`invalid user-agent token ${token}`);
+  let contact: URL;
+  try {
+    contact = new URL(opts.contactUrl);
+  } catch {
+    throw new Error(`user-agent contact must be a URL, got ${JSON.stringify(opts.contactUrl)}`);
+  }
+  if (!["http:", "https:", "mailto:"].includes(contact.protocol)) {
+    throw new Error(`user-agent contact must be http(s) or mailto, got ${contact.protocol}`);
+  }
+  const comment = (opts.comment ?? "news research crawler").replace(/[()\r\n]/g, " ").trim();
+  return `${token}/${opts.version ?? CRAWLER_VERSION} (+${contact.href}${comment ? `; ${comment}` : ""})`;
+}
+
+export const DEFAULT_USER_AGENT = buildUserAgent({ contactUrl: DEFAULT_CONTACT_URL });
+
+/** The product token robots.txt user-agent lines are matched against (`storytrail` in `storytrail/0.1 (…)`). */
+export function robotsToken(userAgent: string): string {
+  return (userAgent.trim().split(/[/\s]/)[0] ?? "").toLowerCase() || "*";
+}
