@@ -93,8 +93,12 @@ function diagnose(docs: TruthDoc[]): void {
     if (!d.parent) continue;
     const a = fp.get(d.id)!;
     const b = fp.get(d.parent)!;
-    const ka = new Set(bandKeys(a.sig, matchParams.bands, matchParams.rows));
-    const cand = bandKeys(b.sig, matchParams.bands, matchParams.rows).some((k) => ka.has(k));
+    const keysOf = (v: typeof a) => [
+      ...bandKeys(v.sig, matchParams.bands, matchParams.rows),
+      ...bandKeys(v.lede, matchParams.ledeBands, matchParams.ledeRows, 1000),
+    ];
+    const ka = new Set(keysOf(a));
+    const cand = keysOf(b).some((k) => ka.has(k));
     const r = compareFingerprints(a, b, matchParams, fingerprintParams.sketchSize);
     const tags =
       d.kind === "syndicated"

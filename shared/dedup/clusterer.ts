@@ -6,13 +6,14 @@
  *
  *   1. read the article item; done already → return its (resolved) cluster        (idempotency)
  *   2. LSH buckets → candidate ids → candidate items → confirm each pair           (confirm.ts)
- *   3. resolve candidates' clusters (follow merged_into); winner = smallest id
+ *   3. resolve candidates' clusters (follow merged_into); home = smallest id
  *      (none → a new id derived from this article's id)
- *   4. put the article item, state "pending", pointing at the winner
- *   5. create the winner (summary + member, atomic) or join it (member + summary, atomic)
- *   6. merge every other cluster into the winner: union outlets, retire the loser with merged_into
- *      and fold its counts into the winner (atomic), move its members and article pointers
- *   7. add the article to its LSH buckets; put the article item, state "done"
+ *   4. put the article item, state "pending", pointing at home; create home (summary + member,
+ *      atomic) or join it (member + summary, atomic)
+ *   5. add the article to its LSH buckets, then query them again (concurrent copies)
+ *   6. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
+ *      merged_into and fold its counts into the winner (atomic), move its members and pointers
+ *   7. put the article item, state "done"
  *
  * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
  * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
@@ -106,6 +107,9 @@ export function clusterIdFor(article_id: string): string {
   return `c-${article_id}`;
 }
 
+/** Lede bands are numbered from here, apart from the body bands. */
+export const LEDE_FIRST_BAND = 1000;
+
 /** Whether an article's fingerprint is long enough to be indexed and merged on similarity. */
 export function isIndexable(fp: Fingerprint, params: MatchParams = matchParams): boolean {
   return fp.shingles >= params.minShingles;
@@ -114,7 +118,11 @@ export function isIndexable(fp: Fingerprint, params: MatchParams = matchParams):
 /** Band keys of a fingerprint (none for texts too short to merge). */
 export function articleBandKeys(fp: Fingerprint, params: MatchParams = matchParams): number[] {
   if (!isIndexable(fp, params)) return [];
-  return bandKeys(viewFingerprint(fp).sig, params.bands, params.rows);
+  const v = viewFingerprint(fp);
+  return [
+    ...bandKeys(v.sig, params.bands, params.rows),
+    ...bandKeys(v.lede, params.ledeBands, params.ledeRows, LEDE_FIRST_BAND),
+  ];
 }
 
 /** Follows merged_into to the live cluster id. */
@@ -268,9 +276,42 @@ export async function mergeClusters(
   }
 }
 
+/** Live clusters of the indexed articles under `keys` that are confirmed copies of `article`. */
+async function confirmedClusters(
+  store: DedupStore,
+  article: DedupArticle,
+  keys: readonly number[],
+  params: MatchParams,
+): Promise<{ clusters: Set<string>; similarity: number }> {
+  const clusters = new Set<string>();
+  let similarity = 0;
+  if (keys.length === 0) return { clusters, similarity };
+  const view = viewFingerprint(article.fingerprint);
+  const ids = (await store.queryBuckets(keys, params.maxBucketCandidates)).filter(
+    (id) => id !== article.article_id,
+  );
+  const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
+  for (const c of candidates) {
+    const cid = await resolveCluster(store, c.cluster_id);
+    if (clusters.has(cid)) continue; // already joined through another member: same component
+    const r = compareFingerprints(view, viewFingerprint(c.fingerprint), params, fingerprintParams.sketchSize);
+    if (r.match) {
+      clusters.add(cid);
+      similarity = Math.max(similarity, r.jaccard);
+    }
+  }
+  return { clusters, similarity };
+}
+
 /**
  * Adds one article and returns its cluster and the ids this call retired (merged into it).
  * Idempotent: adding an article that is already in the store changes nothing.
+ *
+ * Concurrency: the article joins (or founds) a cluster before it is filed in the LSH buckets, and
+ * looks for candidates again after filing itself. Of two copies processed at once, at least the one
+ * that files itself second sees the other, and can resolve the other's cluster, so every confirmed
+ * pair is unioned by at least one side whatever the interleaving. Lost races surface as
+ * DedupConflictError from the version-checked writes; the caller re-runs addArticle.
  */
 export async function addArticle(
   store: DedupStore,
@@ -282,54 +323,43 @@ export async function addArticle(
   const prev = await store.getArticle(article.article_id);
   if (prev?.state === "done") return { cluster_id: await resolveCluster(store, prev.cluster_id), merged: [] };
 
-  // 2. candidates and confirmation
+  // 1. candidates already indexed, confirmed
   const keys = articleBandKeys(article.fingerprint, params);
-  const view = viewFingerprint(article.fingerprint);
-  const ids = keys.length
-    ? (await store.queryBuckets(keys, params.maxBucketCandidates)).filter((id) => id !== article.article_id)
-    : [];
-  const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
-  const targets = new Set<string>();
-  let similarity = 0;
-  for (const c of candidates) {
-    const cid = await resolveCluster(store, c.cluster_id);
-    if (targets.has(cid)) continue; // already joined through another member: same component
-    const r = compareFingerprints(view, viewFingerprint(c.fingerprint), params, fingerprintParams.sketchSize);
-    if (r.match) {
-      targets.add(cid);
-      similarity = Math.max(similarity, r.jaccard);
-    }
-  }
+  const first = await confirmedClusters(store, article, keys, params);
+  const targets = first.clusters;
   if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
 
-  // 3. winner
+  // 2. join the (smallest-id) confirmed cluster, or found one, before becoming visible in buckets
   const now = nowFn();
-  const sorted = [...targets].sort();
-  const founder = sorted.length === 0;
-  const winner = sorted[0] ?? clusterIdFor(article.article_id);
+  const home = [...targets].sort()[0] ?? clusterIdFor(article.article_id);
+  const founder = targets.size === 0;
   const indexed: IndexedArticle = {
     ...article,
-    cluster_id: winner,
-    similarity: founder ? 1 : similarity,
+    cluster_id: home,
+    similarity: founder ? 1 : first.similarity,
     state: "pending",
   };
-  // 4.
   await store.putArticle(indexed);
-  // 5.
-  const member = memberOf(winner, article, indexed.similarity);
-  const existing = await store.getCluster(winner);
+  const member = memberOf(home, article, indexed.similarity);
+  const existing = await store.getCluster(home);
   if (!existing) {
-    await store.addOutlets(winner, [article.publication]);
-    await store.createCluster(newSummary(winner, article, now), member);
-  } else {
-    const outlets = await store.addOutlets(winner, [article.publication]);
+    await store.addOutlets(home, [article.publication]);
+    await store.createCluster(newSummary(home, article, now), member);
+  } else if (!(await store.getMember(home, article.article_id))) {
+    const outlets = await store.addOutlets(home, [article.publication]);
     await store.joinCluster(withArticle(existing, article, outlets, now), existing.version, member);
   }
-  // 6.
+
+  // 3. file in the buckets, then look again: copies indexed meanwhile are found now
+  await store.addToBuckets(keys, article.article_id);
+  const second = await confirmedClusters(store, article, keys, params);
+  const all = new Set([...targets, ...second.clusters, await resolveCluster(store, home)]);
+
+  // 4. union everything confirmed into the smallest id
+  const sorted = [...all].sort();
+  const winner = sorted[0]!;
   const merged = sorted.slice(1);
   for (const loser of merged) await mergeClusters(store, loser, winner, now);
-  // 7.
-  await store.addToBuckets(keys, article.article_id);
-  await store.putArticle({ ...indexed, state: "done" });
+  await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
   return { cluster_id: winner, merged };
 }

@@ -31,25 +31,33 @@ export interface MatchResult {
   readonly entityAgreement: number | null;
 }
 
-/** Share of one side's leading entities that the other text mentions at all (min over both directions). */
-export function entityAgreement(a: FingerprintView, b: FingerprintView, sketchSize: number): number | null {
-  const dir = (x: FingerprintView, y: FingerprintView): number | null => {
-    if (x.topEntities.length === 0 || y.entityCount === 0) return null;
-    const limit = y.entityCount > sketchSize ? y.entities[y.entities.length - 1]! : 0xffffffff;
-    let seen = 0;
-    let hit = 0;
-    for (const e of x.topEntities) {
-      if (e > limit) continue; // beyond the other sketch: unknown
-      seen++;
-      if (sketchHas(y.entities, e)) hit++;
-    }
-    return seen === 0 ? null : hit / seen;
-  };
-  const ab = dir(a, b);
-  const ba = dir(b, a);
+/** Share of x's leading entities that y mentions at all (null when unknown). */
+function entitiesFound(x: FingerprintView, y: FingerprintView): number | null {
+  if (x.topEntities.length === 0 || y.entityCount === 0) return null;
+  // Beyond the last value of a full bottom-k sketch, absence is unknown: skip those.
+  const limit = y.entityCount > y.entities.length ? y.entities[y.entities.length - 1]! : 0xffffffff;
+  let seen = 0;
+  let hit = 0;
+  for (const e of x.topEntities) {
+    if (e > limit) continue;
+    seen++;
+    if (sketchHas(y.entities, e)) hit++;
+  }
+  return seen === 0 ? null : hit / seen;
+}
+
+/**
+ * Whether the leading entities (most frequent capitalised tokens) of one text all appear in the
+ * other, in the better direction: a copy keeps its source's names (a truncated copy's names are all
+ * in the full text; a copy with a byline added still has every name of its source), while a story
+ * rewritten with other names fails both ways. null when there is nothing to compare.
+ */
+export function entityAgreement(a: FingerprintView, b: FingerprintView): number | null {
+  const ab = entitiesFound(a, b);
+  const ba = entitiesFound(b, a);
   if (ab === null) return ba;
   if (ba === null) return ab;
-  return Math.min(ab, ba);
+  return Math.max(ab, ba);
 }
 
 export function compareFingerprints(
@@ -63,9 +71,13 @@ export function compareFingerprints(
   if (Math.min(a.shingles, b.shingles) < params.minShingles)
     return { match: false, reason: "too_short", ...base };
   const jaccard = estimateJaccard(a.sig, b.sig);
-  const containment = estimateContainment(jaccard, a.shingles, b.shingles);
+  // Containment of the smaller text in the larger (truncated copies, copies with added paragraphs).
+  const containment =
+    a.shingles <= b.shingles
+      ? estimateContainment(a.sig, b.sig, a.shingles, b.shingles)
+      : estimateContainment(b.sig, a.sig, b.shingles, a.shingles);
   const numberAgreement = sketchContainment(a.numbers, a.numberCount, b.numbers, b.numberCount, sketchSize);
-  const ents = entityAgreement(a, b, sketchSize);
+  const ents = entityAgreement(a, b);
   const scores = { jaccard, containment, numberAgreement, entityAgreement: ents };
   if (jaccard < params.jaccard && containment < params.containment) {
     return { match: false, reason: "dissimilar", ...scores };
@@ -76,6 +88,9 @@ export function compareFingerprints(
     numberAgreement < params.numberAgreement
   ) {
     return { match: false, reason: "numbers_differ", ...scores };
+  }
+  if (ents !== null && ents < params.entityAgreement) {
+    return { match: false, reason: "entities_differ", ...scores };
   }
   return { match: true, reason: jaccard >= params.jaccard ? "jaccard" : "containment", ...scores };
 }

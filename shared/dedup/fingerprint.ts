@@ -21,9 +21,13 @@ export const fingerprintSchema = z.object({
     perms: z.number().int().positive(),
     seed: z.number().int().nonnegative(),
     sketch: z.number().int().positive(),
+    lede_tokens: z.number().int().positive(),
+    lede_perms: z.number().int().positive(),
   }),
   /** MinHash signature over the body's distinct shingles (base64 uint32 LE). */
   sig: base64,
+  /** MinHash of the shingles of the body's first tokens (the lede), for finding truncated copies. */
+  lede: base64,
   /** Tokens in the body. */
   tokens: z.number().int().nonnegative(),
   /** Distinct shingles in the body (the set size used to estimate containment). */
@@ -43,6 +47,7 @@ export type Fingerprint = z.infer<typeof fingerprintSchema>;
 export interface FingerprintView {
   readonly paramsKey: string;
   readonly sig: Uint32Array;
+  readonly lede: Uint32Array;
   readonly tokens: number;
   readonly shingles: number;
   readonly numbers: Uint32Array;
@@ -67,7 +72,7 @@ export function decodeUint32(text: string): Uint32Array {
 }
 
 function paramsKeyOf(p: Fingerprint["params"]): string {
-  return `${p.shingle}:${p.perms}:${p.seed}:${p.sketch}`;
+  return `${p.shingle}:${p.perms}:${p.seed}:${p.sketch}:${p.lede_tokens}:${p.lede_perms}`;
 }
 
 export function computeFingerprint(text: string, title?: string | null): Fingerprint {
@@ -78,12 +83,27 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
   const p = fingerprintParams;
   const features = extractFeatures(tokens, p.sketchSize, p.topEntities);
   const tokenCount = tokens.count;
+  const ledeCount = Math.min(tokens.count, p.ledeTokens);
+  const ledeTokens = {
+    hashes: tokens.hashes.subarray(0, ledeCount),
+    flags: tokens.flags.subarray(0, ledeCount),
+    count: ledeCount,
+  };
+  const lede = minhashSignature(shingleHashes(ledeTokens, p.shingleSize), p.ledePerms, p.seed ^ 0x1ede);
   const shingles = shingleHashes(tokens, p.shingleSize);
   const sig = minhashSignature(shingles, p.numPerm, p.seed);
   return {
     v: FINGERPRINT_VERSION,
-    params: { shingle: p.shingleSize, perms: p.numPerm, seed: p.seed, sketch: p.sketchSize },
+    params: {
+      shingle: p.shingleSize,
+      perms: p.numPerm,
+      seed: p.seed,
+      sketch: p.sketchSize,
+      lede_tokens: p.ledeTokens,
+      lede_perms: p.ledePerms,
+    },
     sig: encodeUint32(sig),
+    lede: encodeUint32(lede),
     tokens: tokenCount,
     shingles: shingles.length,
     nums: encodeUint32(features.numbers),
@@ -103,6 +123,7 @@ export function viewFingerprint(fp: Fingerprint): FingerprintView {
     v = {
       paramsKey: paramsKeyOf(fp.params),
       sig: decodeUint32(fp.sig),
+      lede: decodeUint32(fp.lede),
       tokens: fp.tokens,
       shingles: fp.shingles,
       numbers: decodeUint32(fp.nums),

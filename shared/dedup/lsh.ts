@@ -10,14 +10,16 @@ import { fmix32, mixStep } from "./hash";
 
 const TWO_32 = 0x1_0000_0000;
 
-export function bandKeys(sig: Uint32Array, bands: number, rows: number): number[] {
+/** Band keys of one signature; `firstBand` numbers the bands (separate key spaces per signature). */
+export function bandKeys(sig: Uint32Array, bands: number, rows: number, firstBand = 0): number[] {
   if (bands * rows > sig.length)
     throw new Error(`LSH ${bands}x${rows} needs ${bands * rows} slots, have ${sig.length}`);
   const keys: number[] = new Array(bands);
   for (let b = 0; b < bands; b++) {
-    let h = 0x1b5a_94e3 ^ b;
+    const band = firstBand + b;
+    let h = 0x1b5a_94e3 ^ band;
     for (let r = 0; r < rows; r++) h = mixStep(h, sig[b * rows + r]!);
-    keys[b] = b * TWO_32 + fmix32(h ^ rows);
+    keys[b] = band * TWO_32 + fmix32(h ^ rows);
   }
   return keys;
 }

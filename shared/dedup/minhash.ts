@@ -55,12 +55,27 @@ export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
- * Estimated containment of the smaller set in the larger, from the Jaccard estimate and the set
- * sizes: |A∩B| = J(|A|+|B|)/(1+J), divided by min(|A|,|B|). Clamped to [0, 1].
+ * Estimated containment of set A in set B (share of A's shingles that B has) from the signatures
+ * and the set sizes. A slot where A's minimum is below B's means the minimum of A∪B lies in A\B,
+ * which happens with probability |A\B|/|A∪B|; |A∪B| = (|A|+|B|)/(1+J). When A is nearly contained
+ * this count is near zero, so the estimate is much tighter than one derived from J alone.
  */
-export function estimateContainment(jaccard: number, sizeA: number, sizeB: number): number {
-  const small = Math.min(sizeA, sizeB);
-  if (small === 0) return 0;
-  const inter = (jaccard * (sizeA + sizeB)) / (1 + jaccard);
-  return Math.min(1, inter / small);
+export function estimateContainment(
+  sigA: Uint32Array,
+  sigB: Uint32Array,
+  sizeA: number,
+  sizeB: number,
+): number {
+  const n = Math.min(sigA.length, sigB.length);
+  if (n === 0 || sizeA === 0) return 0;
+  let below = 0;
+  let equal = 0;
+  for (let i = 0; i < n; i++) {
+    const a = sigA[i]!;
+    const b = sigB[i]!;
+    if (a < b) below++;
+    else if (a === b && a !== EMPTY_SLOT) equal++;
+  }
+  const union = (sizeA + sizeB) / (1 + equal / n);
+  return Math.max(0, Math.min(1, 1 - ((below / n) * union) / sizeA));
 }

@@ -12,6 +12,10 @@ export const fingerprintParams = {
   numPerm: 128,
   /** Seed of the permutation family. */
   seed: 0x53_54_52_4c,
+  /** Tokens at the start of the body covered by the lede signature. */
+  ledeTokens: 100,
+  /** MinHash permutations of the lede signature. */
+  ledePerms: 32,
   /** Bottom-k size of the number and entity sketches. */
   sketchSize: 64,
   /** Most frequent entity tokens kept. */
@@ -22,6 +26,10 @@ export const matchParams = {
   /** LSH: bands × rows over the first bands*rows signature slots. */
   bands: 32,
   rows: 4,
+  /** LSH over the lede signature: finds truncated copies and copies with much added text, whose
+   * whole-text Jaccard is too low for the main bands. Candidates only; confirmation uses the body. */
+  ledeBands: 8,
+  ledeRows: 4,
   /** Below this many shingles an article is never merged on similarity alone. */
   minShingles: 40,
   /** Estimated Jaccard at or above which two articles are copies (if their facts agree). */
@@ -31,7 +39,9 @@ export const matchParams = {
   /** Minimum share of the shorter text's numbers found in the longer (when it has enough numbers). */
   numberAgreement: 0.5,
   /** Numbers needed on both sides before the number check applies. */
-  minNumbers: 2,
+  minNumbers: 1,
+  /** Minimum share of the shorter text's leading entities mentioned in the longer. */
+  entityAgreement: 1,
   /** Cap on candidates read from one bucket (boilerplate-heavy buckets stay bounded). */
   maxBucketCandidates: 200,
 } as const;
