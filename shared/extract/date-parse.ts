@@ -10,6 +10,10 @@ export interface StatedDate {
   /** UTC ISO instant when the string has a time and a timezone, else null. */
   instant: string | null;
   hasTime: boolean;
+  /** Offset from UTC in minutes when stated. */
+  offset?: number;
+  /** Wall-clock seconds since midnight as written, when a time is stated. */
+  clock?: number;
 }
 
 const MONTHS: Record<string, number> = {};
@@ -345,9 +349,10 @@ function build(
   const day = `${y}-${pad(mo)}-${pad(d)}`;
   if (!time) return { day, instant: null, hasTime: false };
   if (time.h > 24 || time.mi > 59 || time.s > 60) return null;
-  if (offset === undefined) return { day, instant: null, hasTime: true };
+  const clock = time.h * 3600 + time.mi * 60 + time.s;
+  if (offset === undefined) return { day, instant: null, hasTime: true, clock };
   const ms = Date.UTC(y, mo - 1, d, time.h, time.mi, time.s, time.ms ?? 0) - offset * 60_000;
-  return { day, instant: new Date(ms).toISOString().replace(".000Z", "Z"), hasTime: true };
+  return { day, instant: new Date(ms).toISOString().replace(".000Z", "Z"), hasTime: true, offset, clock };
 }
 
 function to24(h: number, ampm: string | undefined): number {
@@ -362,7 +367,7 @@ const ISO_RE =
 const BASIC_RE = /^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})?)?$/;
 const TIME_RE =
   /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
-const NUMERIC_RE = /(?<![\d./])(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?![\d]|\.\d)/;
+const NUMERIC_RE = /(?<![\d./])(\d{1,4})(\s?[./-]\s?|\s\|\s)(\d{1,2})\2(\d{2,4})(?![\d]|\.\d)/;
 const DAY_MONTH_RE = new RegExp(
   `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
   "iu",
@@ -398,7 +403,7 @@ export function parseStatedDate(
     const ms = s.length === 13 ? n : n * 1000;
     if (ms < Date.UTC(1995, 0, 1) || ms > Date.UTC(2100, 0, 1)) return null;
     const iso = new Date(ms).toISOString();
-    return { day: iso.slice(0, 10), instant: iso, hasTime: true };
+    return { day: iso.slice(0, 10), instant: iso, hasTime: true, offset: 0 };
   }
   const basic = BASIC_RE.exec(s);
   if (basic) {
@@ -453,7 +458,7 @@ export function parseStatedDate(
       if (num[4]!.length === 2) c += c > 70 ? 1900 : 2000;
       else if (num[4]!.length !== 4) return null;
       y = c;
-      const dayFirst = num[2] === "." || (opts.dayFirst ?? true);
+      const dayFirst = num[2]!.trim() !== "/" || (opts.dayFirst ?? true);
       if (a > 12) {
         d = a;
         mo = b;
@@ -507,4 +512,43 @@ export function dateFromUrl(url: string): StatedDate | null {
     /(?:^|[/_-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path);
   if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), null, undefined);
   return null;
+}
+
+export interface DateMatch {
+  index: number;
+  end: number;
+  date: StatedDate;
+}
+
+const SCANNERS: RegExp[] = [
+  new RegExp(ISO_RE.source, "gi"),
+  new RegExp(DAY_MONTH_RE.source, "giu"),
+  new RegExp(MONTH_DAY_RE.source, "giu"),
+  new RegExp(NUMERIC_RE.source, "g"),
+];
+
+/** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */
+export function scanDates(text: string, limit = 200): DateMatch[] {
+  const found: DateMatch[] = [];
+  for (const re of SCANNERS) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null = re.exec(text);
+    let n = 0;
+    while (m !== null && n < limit) {
+      n++;
+      // Parse the match with a little context after it so a following time is read too.
+      const d = parseStatedDate(text.slice(m.index, m.index + m[0].length + 30), { epoch: false });
+      if (d) found.push({ index: m.index, end: m.index + m[0].length, date: d });
+      m = re.exec(text);
+    }
+  }
+  found.sort((a, b) => a.index - b.index);
+  const out: DateMatch[] = [];
+  let lastEnd = -1;
+  for (const f of found) {
+    if (f.index < lastEnd) continue;
+    out.push(f);
+    lastEnd = f.end;
+  }
+  return out;
 }

@@ -205,7 +205,7 @@ export function extractDates(input: DateInput): DateResult {
   let primary: Candidate | undefined = candidates.find((c) => !isFuture(c.date, input.now)) ?? candidates[0];
   if (!primary) {
     const fromUrl = urlCandidate(input.url);
-    const fromText = findTextDate(input.root, input.container, input.now);
+    const fromText = findTextDate(input.root, input.now);
     if (fromUrl && fromText?.day.startsWith(fromUrl.day.slice(0, 7)) && fromText.instant) {
       primary = { date: fromText, source: "text" };
     } else if (fromUrl) primary = { date: fromUrl, source: "url" };
@@ -221,6 +221,7 @@ export function extractDates(input: DateInput): DateResult {
     };
   }
   let { date, source } = primary;
+  date = localDay(date, candidates);
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -251,6 +252,31 @@ export function extractDates(input: DateInput): DateResult {
     date_flag: null,
     modified_at,
   };
+}
+
+/**
+ * A UTC-stated date ("…Z") gives the UTC day, which can differ from the publisher's. When another source
+ * states the same moment in local time (with an offset, or a wall-clock time off by whole quarter hours
+ * within ±14 h), its day is the publisher's day.
+ */
+function localDay(date: StatedDate, candidates: Candidate[]): StatedDate {
+  if (!date.instant || date.offset !== 0) return date;
+  const t = Date.parse(date.instant);
+  for (const c of candidates) {
+    const o = c.date;
+    if (o === date || o.day === date.day) continue;
+    if (o.instant && o.offset !== 0 && o.offset !== undefined) {
+      if (Math.abs(Date.parse(o.instant) - t) <= 60_000) return { ...date, day: o.day };
+      continue;
+    }
+    if (!o.instant && o.clock !== undefined) {
+      const local = Date.parse(`${o.day}T00:00:00Z`) + o.clock * 1000;
+      const diff = local - t;
+      if (Math.abs(diff) <= 14 * 3600_000 && Math.abs(diff) % (15 * 60_000) < 60_000)
+        return { ...date, day: o.day };
+    }
+  }
+  return date;
 }
 
 function urlCandidate(url: string): StatedDate | null {

@@ -1,14 +1,15 @@
 /**
- * Last-resort publication date from visible text: elements whose class/id says date/time/published/byline,
- * then date expressions in the article text (regex forms, then chrono-node). Returns a stated day and an
- * instant only when the text states a timezone.
+ * Last-resort publication date from visible text: a date introduced as the publication date ("Published on",
+ * "Erschienen am", …), then elements whose class/id says date/time/published/byline, then the first date
+ * after the headline, then chrono-node over the text. Returns a stated day, and an instant only when the text
+ * states a timezone.
  */
 import * as chrono from "chrono-node";
-import { parseStatedDate, type StatedDate } from "./date-parse";
-import { type AnyNode, type Element, isElement } from "./dom";
+import { type DateMatch, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
+import { type AnyNode, isElement } from "./dom";
 
 const DATEISH =
-  /(?:^|[-_\s])(?:date|dates|time|times|timestamp|published|publish|pubdate|posted|post-?date|post-?meta|entry-?date|entry-?meta|byline|dateline|meta|article-?meta|datum|fecha|data|zeit|info|article-?info|post-?info|submitted|created)(?:$|[-_\s])/i;
+  /(?:^|[-_\s])(?:date|dates|time|timestamp|published|publish|pubdate|posted|post-?date|post-?meta|entry-?date|entry-?meta|byline|dateline|meta|article-?meta|datum|fecha|data|zeit|info|article-?info|post-?info|submitted|created)(?:$|[-_\s])/i;
 const SKIP = new Set([
   "script",
   "style",
@@ -17,13 +18,71 @@ const SKIP = new Set([
   "svg",
   "head",
   "nav",
-  "footer",
-  "aside",
   "select",
   "option",
+  "button",
+  "textarea",
 ]);
+const BLOCK = new Set([
+  "p",
+  "div",
+  "br",
+  "li",
+  "td",
+  "tr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "span",
+  "time",
+  "dd",
+  "dt",
+]);
+const PUBLISHED_BEFORE =
+  /(?:published|posted|publication date|date published|released|veröffentlicht|erschienen|publiziert|erstellt|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad|julkaistu|date|datum|fecha|data|am|on|le|el|il)\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
+const MODIFIED_BEFORE =
+  /(?:updated|modified|aktualisiert|geändert|änderung|mis à jour|actualizado|aggiornato|bijgewerkt)\S*\s*(?:on|am|le|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
 
-function textOf(node: AnyNode, limit = 400): string {
+interface PageText {
+  text: string;
+  /** Offset of the first <h1> in text, or -1. */
+  h1: number;
+}
+
+function pageText(root: AnyNode, maxChars = 60_000): PageText {
+  let text = "";
+  let h1 = -1;
+  const go = (n: AnyNode): void => {
+    if (text.length > maxChars) return;
+    if (n.type === "text") {
+      text += (n as unknown as { data: string }).data;
+      return;
+    }
+    if (!("children" in n)) return;
+    if (isElement(n)) {
+      if (n.type !== "tag" || SKIP.has(n.name)) return;
+      if (n.name === "h1" && h1 < 0) h1 = text.length;
+    }
+    for (const c of n.children) go(c);
+    if (isElement(n) && BLOCK.has(n.name)) text += "\n";
+  };
+  go(root);
+  return { text: text.replace(/[ \t\u00a0]+/g, " "), h1 };
+}
+
+function plausible(d: StatedDate, now: Date): boolean {
+  const t = Date.parse(`${d.day}T00:00:00Z`);
+  return t <= now.getTime() + 86_400_000 && t >= Date.UTC(1995, 0, 1);
+}
+
+function elementText(node: AnyNode, limit: number): string {
   let out = "";
   const go = (n: AnyNode): void => {
     if (out.length > limit) return;
@@ -31,17 +90,12 @@ function textOf(node: AnyNode, limit = 400): string {
       out += (n as unknown as { data: string }).data;
       return;
     }
-    if (!isElement(n) || SKIP.has(n.name) || n.type !== "tag") return;
+    if (!isElement(n) || n.type !== "tag" || SKIP.has(n.name)) return;
     for (const c of n.children) go(c);
-    if (n.name === "p" || n.name === "div" || n.name === "br" || n.name === "li") out += " ";
+    out += " ";
   };
   go(node);
   return out;
-}
-
-function plausible(d: StatedDate, now: Date): boolean {
-  const t = Date.parse(`${d.day}T00:00:00Z`);
-  return t <= now.getTime() + 86_400_000 && t >= Date.UTC(1995, 0, 1);
 }
 
 function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
@@ -52,12 +106,14 @@ function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
       if (found) return;
       if (!isElement(c) || c.type !== "tag" || SKIP.has(c.name)) continue;
       const ci = `${c.attribs.class ?? ""} ${c.attribs.id ?? ""} ${c.attribs.itemprop ?? ""}`;
-      if (ci.length > 1 && DATEISH.test(ci) && !/modif|updat|comment/i.test(ci)) {
-        const t = textOf(c, 300);
+      if (ci.length > 2 && DATEISH.test(ci) && !/modif|updat|comment|weather|wetter/i.test(ci)) {
+        const t = elementText(c, 300);
         if (t.length < 300) {
-          const d = parseStatedDate(t, { epoch: false });
-          if (d && plausible(d, now)) {
-            found = d;
+          const d = scanDates(t).find(
+            (m) => plausible(m.date, now) && !MODIFIED_BEFORE.test(t.slice(0, m.index)),
+          );
+          if (d) {
+            found = d.date;
             return;
           }
         }
@@ -87,6 +143,7 @@ function fromChrono(text: string, now: Date): StatedDate | null {
     for (const r of results) {
       const c = r.start;
       if (!c.isCertain("year") || !c.isCertain("month") || !c.isCertain("day")) continue;
+      if (!/\d{4}/.test(r.text)) continue;
       const y = c.get("year");
       const m = c.get("month");
       const d = c.get("day");
@@ -101,12 +158,37 @@ function fromChrono(text: string, now: Date): StatedDate | null {
   return null;
 }
 
-export function findTextDate(root: AnyNode, container: Element | null, now: Date): StatedDate | null {
+export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
+  const { text, h1 } = pageText(root);
+  const all = scanDates(text).filter((m) => plausible(m.date, now));
+  const introduced = all.find((m) => isIntroducedAsPublished(text, m));
+  if (introduced) return introduced.date;
+  const afterHeadline =
+    h1 >= 0 ? all.find((m) => m.index >= h1 && m.index < h1 + 1500 && !isModified(text, m)) : undefined;
+  if (afterHeadline) return afterHeadline.date;
   const marked = fromDateishElements(root, now);
   if (marked) return marked;
-  const scope = container ?? root;
-  const text = textOf(scope, 3000);
-  const direct = parseStatedDate(text, { epoch: false });
-  if (direct && plausible(direct, now)) return direct;
-  return fromChrono(text, now);
+  const first = all.find((m) => !isModified(text, m));
+  if (first) return first.date;
+  return fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ?? parseFallback(text, now);
 }
+
+function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
+  const before = text.slice(Math.max(0, m.index - 40), m.index);
+  return (
+    /(?:published|posted|veröffentlicht|erschienen|publiziert|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad)\S*\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu.test(
+      before,
+    ) && !isModified(text, m)
+  );
+}
+
+function isModified(text: string, m: DateMatch): boolean {
+  return MODIFIED_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
+}
+
+function parseFallback(text: string, now: Date): StatedDate | null {
+  const d = parseStatedDate(text.slice(0, 3000), { epoch: false });
+  return d && plausible(d, now) ? d : null;
+}
+
+export { PUBLISHED_BEFORE };
