@@ -3,7 +3,7 @@
  * guard on every hop's resolved address, content-type allow-lists, conditional requests, charset decoding.
  * Network and HTTP problems come back as a FetchFailure with a failureReason; fetch() never throws for them.
  */
-import { Readable, Writable } from "node:stream";
+import { Readable, Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { Agent, type Dispatcher, request } from "undici";
@@ -156,7 +156,33 @@ function looksLikeDocument(bytes: Uint8Array, accept: AcceptKind): boolean {
   return head.startsWith("<") || head.startsWith("{") || isGzip(bytes);
 }
 
-function decoderFor(encoding: string): NodeJS.ReadWriteStream | null | "unsupported" {
+/** "deflate" is zlib-wrapped per RFC 9110 but some servers send raw deflate: pick by the first bytes. */
+function deflateDecoder(): Transform {
+  let inner: zlib.Inflate | zlib.InflateRaw | null = null;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (!inner) {
+        const b0 = chunk[0] ?? 0;
+        const wrapped = chunk.length >= 2 && (b0 & 0x0f) === 8 && ((b0 << 8) | (chunk[1] ?? 0)) % 31 === 0;
+        inner = wrapped ? zlib.createInflate() : zlib.createInflateRaw();
+        inner.on("data", (d: Buffer) => this.push(d));
+        inner.on("error", (e) => this.destroy(e));
+      }
+      inner.write(chunk, () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once("end", () => done());
+      inner.end();
+    },
+    destroy(err, done) {
+      inner?.destroy();
+      done(err);
+    },
+  });
+}
+
+function decoderFor(encoding: string): NodeJS.ReadWriteStream | Transform | null | "unsupported" {
   switch (encoding) {
     case "":
     case "identity":
@@ -166,13 +192,18 @@ function decoderFor(encoding: string): NodeJS.ReadWriteStream | null | "unsuppor
     case "x-gzip":
       return zlib.createGunzip();
     case "deflate":
-      // Servers send both zlib-wrapped and raw deflate under this name; unzip() takes either.
-      return zlib.createUnzip();
+      return deflateDecoder();
     case "br":
       return zlib.createBrotliDecompress();
     default:
       return "unsupported";
   }
+}
+
+/** Drops a response body; undici emits an abort error on destroy, which must not go unhandled. */
+function discard(body: Dispatcher.ResponseData["body"]): void {
+  body.on("error", () => {});
+  body.destroy();
 }
 
 function errorChain(err: unknown): unknown[] {
@@ -298,7 +329,7 @@ export class HttpClient {
         const headers = flattenHeaders(res.headers);
 
         if (REDIRECTS.has(status)) {
-          res.body.destroy();
+          discard(res.body);
           const location = headers.location;
           if (!location) return fail(current, status, "network_error", `HTTP ${status} without Location`);
           const next = this.checkUrl(location, current);
@@ -316,7 +347,7 @@ export class HttpClient {
 
         const contentType = headers["content-type"] ?? "";
         if (status === 304) {
-          res.body.destroy();
+          discard(res.body);
           if (!opts.etag && !opts.lastModified) {
             return fail(current, status, "http_4xx", "HTTP 304 to an unconditional request");
           }
@@ -335,7 +366,7 @@ export class HttpClient {
           };
         }
         if (status >= 400 || status < 200 || status >= 300) {
-          res.body.destroy();
+          discard(res.body);
           const reason = status >= 400 ? failureFor(status) : "network_error";
           return fail(current, status, reason, `HTTP ${status}`);
         }
@@ -344,7 +375,7 @@ export class HttpClient {
         const allowed = allowedTypes(opts);
         const vague = VAGUE_TYPES.includes(type) && opts.accept !== "html" ? true : type === "";
         if (!allowed.includes("*") && !allowed.includes(type) && !vague) {
-          res.body.destroy();
+          discard(res.body);
           return fail(
             current,
             status,
@@ -354,7 +385,7 @@ export class HttpClient {
         }
         const declared = Number(headers["content-length"]);
         if (!opts.truncate && Number.isFinite(declared) && declared > limits.maxBytes) {
-          res.body.destroy();
+          discard(res.body);
           return fail(
             current,
             status,
@@ -471,7 +502,7 @@ export class HttpClient {
     for (const enc of encodings) {
       const d = decoderFor(enc);
       if (d === "unsupported") {
-        body.destroy();
+        discard(body);
         return `unsupported Content-Encoding ${contentEncoding}`;
       }
       if (d) decoders.push(d);
@@ -512,7 +543,7 @@ export class HttpClient {
     } catch (err) {
       if (!(err instanceof EnoughError)) throw err;
     } finally {
-      body.destroy();
+      discard(body);
     }
     return { bytes: Buffer.concat(chunks, total), truncated };
   }

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpClient } from "../../../shared/fetch/http";
+import { type NewsServer, send, startNewsServer } from "../../support/news-server";
+
+const UA = "storytrail-test/0.1 (+https://example.org/crawler)";
+let site: NewsServer;
+let client: HttpClient;
+
+beforeAll(async () => {
+  site = await startNewsServer({
+    "/latin1": send(
+      "text/html; charset=iso-8859-1",
+      Buffer.from("<html><body>caf\xe9</body></html>", "latin1"),
+    ),
+    "/meta-charset": send(
+      "text/html",
+      Buffer.concat([
+        Buffer.from('<html><head><meta charset="windows-1251"></head><body>'),
+        Buffer.from([0xcf, 0xf0, 0xe8]),
+        Buffer.from("</body></html>"),
+      ]),
+    ),
+    "/bom": send(
+      "text/html; charset=iso-8859-1",
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("<html>é</html>")]),
+    ),
+    "/no-type": (_req, res) => {
+      res.writeHead(200);
+      res.end("<!doctype html><html><body>untyped</body></html>");
+    },
+    "/chain/0": send("text/html", "<html>end of chain</html>"),
+    ...Object.fromEntries(
+      [1, 2, 3, 4, 5, 6].map((n) => [
+        `/chain/${n}`,
+        (_req: unknown, res: import("node:http").ServerResponse) => {
+          res.writeHead(301, { location: `/chain/${n - 1}` });
+          res.end();
+        },
+      ]),
+    ),
+    "/status/410": send("text/html", "gone", {}, 410),
+    "/status/429": send("text/html", "slow down", { "retry-after": "60" }, 429),
+    "/status/503": send("text/html", "down", {}, 503),
+    "/status/403": send("text/html", "no", {}, 403),
+    "/brotli": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html", "content-encoding": "br" });
+      res.end(require("node:zlib").brotliCompressSync("<html>brotli</html>"));
+    },
+    "/deflate-raw": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html", "content-encoding": "deflate" });
+      res.end(require("node:zlib").deflateRawSync("<html>raw deflate</html>"));
+    },
+    "/bad-gzip": send("text/html", "definitely not gzip", { "content-encoding": "gzip" }),
+  });
+  client = new HttpClient({ userAgent: UA, allowPrivateAddresses: true });
+});
+
+afterAll(async () => {
+  await client.close();
+  await site.close();
+});
+
+describe("HttpClient: ordinary fetches", () => {
+  it("fetches HTML and sends the User-Agent and Accept-Encoding", async () => {
+    const r = await client.fetch(site.url("/article"), { accept: "html" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.status).toBe(200);
+    expect(r.text).toContain("<p>Hello</p>");
+    expect(r.charset).toBe("utf-8");
+    expect(r.redirects).toEqual([]);
+    expect(site.lastHeaders.get("/article")?.["user-agent"]).toBe(UA);
+    expect(site.lastHeaders.get("/article")?.["accept-encoding"]).toContain("gzip");
+  });
+
+  it("decodes charsets from the header, <meta charset> and the BOM", async () => {
+    const latin = await client.fetch(site.url("/latin1"), { accept: "html" });
+    expect(latin.ok && latin.text).toContain("café");
+    expect(latin.ok && latin.charset).toBe("windows-1252");
+    const meta = await client.fetch(site.url("/meta-charset"), { accept: "html" });
+    expect(meta.ok && meta.text).toContain("При");
+    const bom = await client.fetch(site.url("/bom"), { accept: "html" });
+    expect(bom.ok && bom.charset).toBe("utf-8");
+    expect(bom.ok && bom.text).toBe("<html>é</html>");
+  });
+
+  it("decompresses gzip, brotli and raw deflate content encodings", async () => {
+    const rss = await client.fetch(site.url("/feeds/rss.xml"), { accept: "feed" });
+    expect(rss.ok && rss.text).toContain("<rss");
+    const br = await client.fetch(site.url("/brotli"), { accept: "html" });
+    expect(br.ok && br.text).toBe("<html>brotli</html>");
+    const raw = await client.fetch(site.url("/deflate-raw"), { accept: "html" });
+    expect(raw.ok && raw.text).toBe("<html>raw deflate</html>");
+  });
+
+  it("inflates gzip files served as application/x-gzip or octet-stream", async () => {
+    const idx = await client.fetch(site.url("/sitemap_index.xml.gz"), { accept: "feed" });
+    expect(idx.ok && idx.text).toContain("<sitemapindex");
+    const arch = await client.fetch(site.url("/sitemaps/archive.xml.gz"), { accept: "feed" });
+    expect(arch.ok && arch.text).toContain("<urlset");
+  });
+
+  it("accepts an untyped body that looks like HTML", async () => {
+    const r = await client.fetch(site.url("/no-type"), { accept: "html" });
+    expect(r.ok && r.text).toContain("untyped");
+  });
+
+  it("makes conditional requests and reports 304 as notModified", async () => {
+    const first = await client.fetch(site.url("/conditional"), { accept: "html" });
+    expect(first.ok && first.headers.etag).toBe('"v1"');
+    const byEtag = await client.fetch(site.url("/conditional"), { accept: "html", etag: '"v1"' });
+    expect(byEtag).toMatchObject({ ok: true, status: 304, notModified: true, text: "" });
+    const byDate = await client.fetch(site.url("/conditional"), {
+      accept: "html",
+      lastModified: "Tue, 01 Dec 2026 00:00:00 GMT",
+    });
+    expect(byDate).toMatchObject({ ok: true, notModified: true });
+  });
+
+  it("follows up to 5 redirects and records each hop", async () => {
+    const r = await client.fetch(site.url("/chain/5"), { accept: "html" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.redirects).toHaveLength(5);
+    expect(r.finalUrl).toBe(site.url("/chain/0"));
+    expect(r.url).toBe(site.url("/chain/5"));
+  });
+});
+
+describe("HttpClient: failures carry a failureReason", () => {
+  const cases: [string, string, string, object?][] = [
+    ["missing page", "/nope", "http_404"],
+    ["gone", "/status/410", "http_410"],
+    ["rate limited", "/status/429", "http_429"],
+    ["forbidden", "/status/403", "http_4xx"],
+    ["server error", "/status/503", "http_5xx"],
+    ["redirect loop", "/hostile/redirect-loop-a", "redirect_loop"],
+    ["six redirects", "/chain/6", "too_many_redirects"],
+    ["redirect to cloud metadata", "/hostile/redirect-metadata", "blocked_address"],
+    ["redirect to file:", "/hostile/redirect-file", "bad_scheme"],
+    ["image content type", "/hostile/image", "not_html"],
+    ["plain text for a page", "/hostile/plain-text", "not_html"],
+    ["endless body", "/hostile/endless", "too_large", { maxBytes: 256 * 1024 }],
+    ["gzip bomb (64 MiB of spaces)", "/hostile/gzip-bomb", "too_large"],
+    ["corrupt gzip", "/bad-gzip", "decode_error"],
+    ["slow drip", "/hostile/slow-drip", "timeout", { totalTimeoutMs: 300 }],
+    ["no response headers", "/hostile/slow-headers", "timeout", { headersTimeoutMs: 200 }],
+  ];
+  for (const [name, path, reason, limits] of cases) {
+    it(`${name} → ${reason}`, async () => {
+      const r = await client.fetch(site.url(path), { accept: "html", ...(limits ? { limits } : {}) });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.reason).toBe(reason);
+      expect(r.detail.length).toBeGreaterThan(0);
+      expect(r.url).toBe(site.url(path));
+    });
+  }
+
+  it("a feed fetch refuses a PDF but a page fetch of a feed type is not_html too", async () => {
+    const pdf = await client.fetch(site.url("/hostile/pdf-as-feed"), { accept: "feed" });
+    expect(pdf).toMatchObject({ ok: false, reason: "not_html" });
+    const rssAsPage = await client.fetch(site.url("/feeds/atom.xml"), { accept: "html" });
+    expect(rssAsPage).toMatchObject({ ok: false, reason: "not_html" });
+    const rssAsAny = await client.fetch(site.url("/feeds/atom.xml"), { accept: "any" });
+    expect(rssAsAny.ok).toBe(true);
+  });
+
+  it("a truncating fetch keeps the first maxBytes of an endless body", async () => {
+    const r = await client.fetch(site.url("/hostile/endless"), {
+      accept: "html",
+      truncate: true,
+      limits: { maxBytes: 100_000 },
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.truncated).toBe(true);
+    expect(r.bytes.byteLength).toBe(100_000);
+  });
+
+  it("rejects non-http schemes and garbage without a request", async () => {
+    expect(await client.fetch("ftp://example.com/x", { accept: "html" })).toMatchObject({
+      reason: "bad_scheme",
+    });
+    expect(await client.fetch("javascript:alert(1)", { accept: "html" })).toMatchObject({
+      reason: "bad_scheme",
+    });
+    expect(await client.fetch("not a url", { accept: "html" })).toMatchObject({ reason: "invalid_url" });
+  });
+
+  it("reports an unresolvable host as network_error", async () => {
+    const r = await client.fetch("http://does-not-exist.invalid/", {
+      accept: "html",
+      limits: { totalTimeoutMs: 5_000 },
+    });
+    expect(r).toMatchObject({ ok: false, reason: "network_error" });
+  });
+});
+
+describe("HttpClient: SSRF guard without allowPrivateAddresses", () => {
+  const strict = new HttpClient({ userAgent: UA });
+  afterAll(() => strict.close());
+
+  it("refuses loopback in every literal form, and by name", async () => {
+    const port = new URL(site.base).port;
+    const forms = [
+      "127.0.0.1",
+      "2130706433",
+      "0177.0.0.1",
+      "127.1",
+      "0x7f.0.0.1",
+      "0x7f000001",
+      "[::1]",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "localhost",
+    ];
+    for (const host of forms) {
+      const r = await strict.fetch(`http://${host}:${port}/article`, { accept: "html" });
+      expect(r, host).toMatchObject({ ok: false, reason: "blocked_address" });
+    }
+    expect(site.hits.get("/article") ?? 0).toBeLessThanOrEqual(1); // only the allowed client's earlier request
+  });
+
+  it("refuses private, link-local, metadata, CGNAT, unique-local, multicast and unspecified addresses", async () => {
+    for (const host of [
+      "10.0.0.1",
+      "192.168.1.1",
+      "172.16.5.4",
+      "169.254.169.254",
+      "100.64.0.1",
+      "[fd00:ec2::254]",
+      "[fe80::1]",
+      "224.0.0.1",
+      "0.0.0.0",
+      "255.255.255.255",
+      "[::]",
+    ]) {
+      const r = await strict.fetch(`http://${host}/`, { accept: "html" });
+      expect(r, host).toMatchObject({ ok: false, reason: "blocked_address" });
+    }
+  });
+
+  it("the allow-private client still refuses metadata and link-local, also after a redirect", async () => {
+    expect(await client.fetch("http://169.254.169.254/latest/meta-data/", { accept: "html" })).toMatchObject({
+      reason: "blocked_address",
+    });
+    const viaRedirect = await strict.fetch(site.url("/hostile/redirect-decimal-loopback"), {
+      accept: "html",
+    });
+    expect(viaRedirect).toMatchObject({ ok: false, reason: "blocked_address" });
+  });
+});
