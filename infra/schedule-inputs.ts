@@ -3,6 +3,7 @@
  * schedule's input stays under EventBridge Scheduler's 8 KB limit. Pure apart from readSourcesFile.
  */
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** A source as the schedule carries it: opaque here except for its optional own cron. */
 export type ScheduledSource = Readonly<Record<string, unknown>> & { readonly schedule?: string };
@@ -94,4 +95,38 @@ export function scheduleInputs(
     out.push({ cron, chunk: index, input: { sources: chunk } });
   }
   return out;
+}
+
+export interface ScheduleContext {
+  /** Per scheduled function, a cron overriding the topology's (context `<fn>Schedule`). */
+  readonly schedules: Record<string, string>;
+  /** The sources the sources-carrying function's schedules pass as input. */
+  readonly sources: ScheduledSource[];
+}
+
+/**
+ * Reads the schedule settings from CDK context: `<fn>Schedule` for each scheduled function and
+ * `sources` (a file path relative to the project root; default sources.example.json, if present).
+ */
+export function scheduleContext(
+  context: (key: string) => unknown,
+  scheduledFunctions: readonly string[],
+  projectRoot: string,
+): ScheduleContext {
+  const text = (key: string): string | undefined => {
+    const value = context(key);
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string" || value.trim() === "")
+      throw new Error(`context ${key} must be a non-empty string`);
+    return value.trim();
+  };
+  const schedules: Record<string, string> = {};
+  for (const fn of scheduledFunctions) {
+    const cron = text(`${fn}Schedule`);
+    if (cron) schedules[fn] = cron;
+  }
+  const explicit = text("sources");
+  const file = path.resolve(projectRoot, explicit ?? "sources.example.json");
+  if (explicit && !existsSync(file)) throw new Error(`context sources: no such file ${file}`);
+  return { schedules, sources: readSourcesFile(file) };
 }

@@ -1,0 +1,313 @@
+/**
+ * The CloudFormation stack, built by iterating over the topology: every table, queue, bucket,
+ * function, trigger and grant comes from infra/topology.ts; nothing here names a resource by hand.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
+import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
+import * as sqs from "aws-cdk-lib/aws-sqs";
+import type { Construct } from "constructs";
+import {
+  acknowledgeAccessLogBucket,
+  acknowledgeFunctionRole,
+  acknowledgeSchedulerRole,
+} from "./nag-suppressions";
+import { type ScheduledSource, scheduleInputs } from "./schedule-inputs";
+import {
+  type BucketName,
+  environmentFor,
+  type FunctionName,
+  functionNames,
+  type KeyAttr,
+  type QueueName,
+  queueNames,
+  type ResourceNames,
+  type TableName,
+  tableNames,
+  topology,
+} from "./topology";
+
+export interface StorytrailStackProps extends StackProps {
+  /** Overrides of the topology's cron per schedule-triggered function (context `<fn>Schedule`). */
+  readonly schedules?: Partial<Record<FunctionName, string>>;
+  /** Sources a schedule-triggered function receives as input, chunked per schedule (discover). */
+  readonly scheduleSources?: Partial<Record<FunctionName, readonly ScheduledSource[]>>;
+  /** Repo root the topology's entries are relative to. Default: the parent of infra/. */
+  readonly projectRoot?: string;
+}
+
+const POWERTOOLS_ENV = { POWERTOOLS_SERVICE_NAME: "storytrail", POWERTOOLS_METRICS_NAMESPACE: "storytrail" };
+/** ESM bundles still contain CJS deps that call require(); give them one. Aliased to avoid clashes. */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __storytrailCreateRequire } from 'node:module'; const require = __storytrailCreateRequire(import.meta.url);";
+const DLQ_RETENTION = Duration.days(14);
+const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+const ACCESS_LOG_EXPIRY = Duration.days(90);
+
+const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
+const attribute = (key: KeyAttr): dynamodb.Attribute => ({
+  name: key.name,
+  type: key.type === "S" ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
+});
+
+export class StorytrailStack extends Stack {
+  readonly tables = {} as Record<TableName, dynamodb.Table>;
+  readonly queues = {} as Record<QueueName, sqs.Queue>;
+  readonly deadLetterQueues = {} as Record<QueueName, sqs.Queue>;
+  readonly buckets = {} as Record<BucketName, s3.Bucket>;
+  readonly functions = {} as Record<FunctionName, NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: StorytrailStackProps = {}) {
+    super(scope, id, props);
+    const projectRoot = props.projectRoot ?? path.resolve(import.meta.dirname, "..");
+
+    for (const name of tableNames) this.tables[name] = this.table(name);
+    for (const name of queueNames) this.queue(name);
+    this.rawBuckets();
+    const names: ResourceNames = {
+      tables: mapRecord(this.tables, (t) => t.tableName),
+      queueUrls: mapRecord(this.queues, (q) => q.queueUrl),
+      buckets: mapRecord(this.buckets, (b) => b.bucketName),
+    };
+    for (const name of functionNames) {
+      this.functions[name] = this.fn(name, projectRoot, names);
+      this.trigger(name, props);
+    }
+    this.outputs();
+  }
+
+  private table(name: TableName): dynamodb.Table {
+    const spec = topology.tables[name];
+    return new dynamodb.Table(this, `${pascal(name)}Table`, {
+      partitionKey: attribute(spec.partitionKey),
+      sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
+      timeToLiveAttribute: spec.timeToLiveAttribute,
+      // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  private queue(name: QueueName): void {
+    const spec = topology.queues[name];
+    const suffix = spec.fifo ? ".fifo" : "";
+    // Names derive from the stack name so two stacks can share an account; FIFO names must end .fifo.
+    const base = `${this.stackName}-${name}`;
+    const common = {
+      fifo: spec.fifo ? true : undefined,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    };
+    const dlq = new sqs.Queue(this, `${pascal(name)}DeadLetterQueue`, {
+      ...common,
+      queueName: `${base}-dlq${suffix}`,
+      retentionPeriod: DLQ_RETENTION,
+    });
+    const queue = new sqs.Queue(this, `${pascal(name)}Queue`, {
+      ...common,
+      queueName: `${base}${suffix}`,
+      // Senders may omit a deduplication id; an explicit MessageDeduplicationId still wins.
+      contentBasedDeduplication: spec.fifo ? true : undefined,
+      visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(spec.retentionDays),
+      deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
+    });
+    new cloudwatch.Alarm(this, `${pascal(name)}DeadLetterAlarm`, {
+      alarmDescription: `Messages in the ${name} dead-letter queue: ${spec.description}`,
+      metric: dlq.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: "Maximum",
+      }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.queues[name] = queue;
+    this.deadLetterQueues[name] = dlq;
+  }
+
+  private rawBuckets(): void {
+    const accessLogs = new s3.Bucket(this, "AccessLogsBucket", {
+      encryption: s3.BucketEncryption.S3_MANAGED, // the only encryption S3 server access logging accepts
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      lifecycleRules: [
+        { expiration: ACCESS_LOG_EXPIRY, abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeAccessLogBucket(accessLogs);
+    for (const name of Object.keys(topology.buckets) as BucketName[]) {
+      const spec = topology.buckets[name];
+      this.buckets[name] = new s3.Bucket(this, `${pascal(name)}Bucket`, {
+        encryption: s3.BucketEncryption.S3_MANAGED,
+        blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+        objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        enforceSSL: true,
+        // Unversioned: samples are write-once caches keyed by article, re-fetchable, and expire anyway;
+        // versions would only keep overwritten copies past the lifecycle's reach.
+        versioned: false,
+        lifecycleRules: [
+          {
+            expiration: Duration.days(spec.expireAfterDays),
+            abortIncompleteMultipartUploadAfter: Duration.days(1),
+          },
+        ],
+        serverAccessLogsBucket: accessLogs,
+        serverAccessLogsPrefix: `${name}/`,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+    }
+  }
+
+  private fn(name: FunctionName, projectRoot: string, names: ResourceNames): NodejsFunction {
+    const spec = topology.functions[name];
+    const id = pascal(name);
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: LOG_RETENTION });
+    // An own role instead of AWSLambdaBasicExecutionRole: logs go to this function's group only.
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `storytrail ${name} function`,
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    const fn = new NodejsFunction(this, `${id}Function`, {
+      entry: path.join(projectRoot, spec.entry),
+      handler: "handler",
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, "package-lock.json"),
+      description: spec.description,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: spec.memoryMb,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      tracing: lambda.Tracing.ACTIVE,
+      role,
+      logGroup,
+      environment: {
+        ...environmentFor(name, names),
+        ...POWERTOOLS_ENV,
+        NODE_OPTIONS: "--enable-source-maps",
+      },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        mainFields: ["module", "main"],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        externalModules: ["@aws-sdk/*"],
+      },
+    });
+    this.grant(name, fn);
+    const { buckets } = topology.functions[name].access;
+    acknowledgeFunctionRole(
+      role,
+      (Object.entries(buckets) as [BucketName, "read" | "write" | "readwrite"][]).map(([bucket, mode]) => ({
+        bucket: this.buckets[bucket],
+        mode,
+      })),
+    );
+    return fn;
+  }
+
+  /** Exactly the access the topology declares, nothing else. */
+  private grant(name: FunctionName, fn: NodejsFunction): void {
+    const { access } = topology.functions[name];
+    for (const [table, mode] of Object.entries(access.tables) as [TableName, "read" | "readwrite"][]) {
+      if (mode === "read") this.tables[table].grantReadData(fn);
+      else this.tables[table].grantReadWriteData(fn);
+    }
+    for (const queue of Object.keys(access.queues) as QueueName[]) this.queues[queue].grantSendMessages(fn);
+    for (const [bucket, mode] of Object.entries(access.buckets) as [BucketName, string][]) {
+      if (mode === "read" || mode === "readwrite") this.buckets[bucket].grantRead(fn);
+      if (mode === "write" || mode === "readwrite") this.buckets[bucket].grantPut(fn);
+    }
+  }
+
+  private trigger(name: FunctionName, props: StorytrailStackProps): void {
+    const { trigger } = topology.functions[name];
+    const fn = this.functions[name];
+    if (trigger.kind === "queue") {
+      fn.addEventSource(
+        new SqsEventSource(this.queues[trigger.queue], {
+          batchSize: trigger.batchSize,
+          maxConcurrency: trigger.maxConcurrency,
+          reportBatchItemFailures: true,
+        }),
+      );
+      return;
+    }
+    const cron = props.schedules?.[name] ?? trigger.cron;
+    const sources = props.scheduleSources?.[name];
+    const inputs = sources ? scheduleInputs(sources, cron) : [{ cron, chunk: 0, input: undefined }];
+    // One role per function, shared by its schedules; only the scheduler of this account may assume it.
+    const role = new iam.Role(this, `${pascal(name)}SchedulerRole`, {
+      assumedBy: new iam.ServicePrincipal("scheduler.amazonaws.com", {
+        conditions: { StringEquals: { "aws:SourceAccount": this.account } },
+      }),
+      description: `EventBridge Scheduler invoking the storytrail ${name} function`,
+    });
+    acknowledgeSchedulerRole(role, fn);
+    for (const { cron: expression, chunk, input } of inputs) {
+      // Construct ids depend on the cron, not on list position, so adding a group moves nothing else.
+      const cronId = createHash("sha256").update(expression).digest("hex").slice(0, 8);
+      new Schedule(this, `${pascal(name)}Schedule${cronId}Part${chunk}`, {
+        schedule: ScheduleExpression.expression(expression),
+        description: `${trigger.description}${inputs.length > 1 ? ` (${expression}, part ${chunk})` : ""}`,
+        target: new LambdaInvoke(fn, {
+          role,
+          input: input ? ScheduleTargetInput.fromObject(input) : undefined,
+          retryAttempts: 2,
+          maxEventAge: Duration.hours(1),
+        }),
+      });
+    }
+  }
+
+  private outputs(): void {
+    for (const name of tableNames) {
+      const table = this.tables[name];
+      new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });
+      if (table.tableStreamArn) {
+        new CfnOutput(this, `${pascal(name)}StreamArn`, {
+          value: table.tableStreamArn,
+          description: `Stream of the ${name} table (${topology.tables[name].stream}); consumers attach here.`,
+        });
+      }
+    }
+    for (const name of queueNames) {
+      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: this.queues[name].queueUrl });
+      new CfnOutput(this, `${pascal(name)}DeadLetterQueueUrl`, {
+        value: this.deadLetterQueues[name].queueUrl,
+      });
+    }
+    for (const name of Object.keys(this.buckets) as BucketName[]) {
+      new CfnOutput(this, `${pascal(name)}BucketName`, { value: this.buckets[name].bucketName });
+    }
+  }
+}
+
+function mapRecord<K extends string, V, W>(record: Record<K, V>, f: (v: V) => W): Record<K, W> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v as V)])) as Record<K, W>;
+}

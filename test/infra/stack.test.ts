@@ -1,0 +1,436 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { App, type CfnElement, Stack } from "aws-cdk-lib";
+import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
+import { AwsSolutionsChecks } from "cdk-nag";
+import type { IConstruct } from "constructs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_SCHEDULE_INPUT_BYTES, type ScheduledSource, scheduleInputs } from "../../infra/schedule-inputs";
+import { StorytrailStack } from "../../infra/stack";
+import {
+  type BucketName,
+  environmentFor,
+  type FunctionName,
+  functionNames,
+  type QueueName,
+  queueNames,
+  type ResourceNames,
+  type TableName,
+  tableNames,
+  topology,
+} from "../../infra/topology";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const DISCOVER_OVERRIDE = "cron(30 4 * * ? *)";
+const HOURLY = "cron(15 * * * ? *)";
+// Enough sources to need several inputs on the default cron, plus one source with its own cron.
+const sources: ScheduledSource[] = [
+  ...Array.from({ length: 120 }, (_, i) => ({
+    source_id: `source-${i}`,
+    publication: `Publication number ${i}`,
+    sitemaps: [`https://news-${i}.example/sitemap.xml`, `https://news-${i}.example/news-sitemap.xml`],
+  })),
+  { source_id: "wire", publication: "Wire", feeds: ["https://wire.example/rss"], schedule: HOURLY },
+];
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+let app: App;
+let stack: StorytrailStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+// Synthesizing bundles every handler with esbuild: do it once for the whole file.
+beforeAll(() => {
+  const { context } = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")) as {
+    context: Record<string, unknown>;
+  };
+  app = new App({ context, outdir: mkdtempSync(path.join(tmpdir(), "storytrail-cdk-")) });
+  stack = new StorytrailStack(app, "StorytrailTest", {
+    projectRoot: repoRoot,
+    schedules: { discover: DISCOVER_OVERRIDE },
+    scheduleSources: { discover: sources },
+  });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources as Record<string, Resource>;
+});
+
+const logicalId = (construct: IConstruct): string =>
+  stack.resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+/** Every logical id a value refers to (Ref / Fn::GetAtt), however deeply nested. */
+function refs(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) refs(v, out);
+  else if (value && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    if (typeof o.Ref === "string") out.add(o.Ref);
+    const getAtt = o["Fn::GetAtt"];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === "string") out.add(getAtt[0]);
+    for (const v of Object.values(o)) refs(v, out);
+  }
+  return out;
+}
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+/** The statements of the policies attached to a function's role. */
+function statementsOf(fn: FunctionName): Statement[] {
+  const roleId = logicalId(stack.functions[fn].role!);
+  return ofType("AWS::IAM::Policy")
+    .filter(([, p]) => refs(p.Properties.Roles).has(roleId))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+describe("tables", () => {
+  it("has exactly one table per topology table", () => {
+    template.resourceCountIs("AWS::DynamoDB::Table", tableNames.length);
+  });
+
+  it.each(tableNames)("%s: keys, on-demand, PITR, AWS-managed encryption, retained", (name: TableName) => {
+    const spec = topology.tables[name];
+    const table = resources[logicalId(stack.tables[name])]!;
+    expect(table.DeletionPolicy).toBe("Retain");
+    const keys = [
+      { AttributeName: spec.partitionKey.name, KeyType: "HASH" },
+      ...(spec.sortKey ? [{ AttributeName: spec.sortKey.name, KeyType: "RANGE" }] : []),
+    ];
+    expect(table.Properties).toMatchObject({
+      KeySchema: keys,
+      BillingMode: "PAY_PER_REQUEST",
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : [])].map((k) => ({
+        AttributeName: k.name,
+        AttributeType: k.type,
+      })),
+    );
+    expect((table.Properties.StreamSpecification as { StreamViewType?: string })?.StreamViewType).toBe(
+      spec.stream,
+    );
+  });
+
+  it("streams the clusters table with new and old images, and outputs its stream ARN", () => {
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      KeySchema: [
+        { AttributeName: "cluster_id", KeyType: "HASH" },
+        { AttributeName: "item", KeyType: "RANGE" },
+      ],
+      StreamSpecification: { StreamViewType: "NEW_AND_OLD_IMAGES" },
+    });
+    template.hasOutput("ClustersStreamArn", {
+      Value: { "Fn::GetAtt": [logicalId(stack.tables.clusters), "StreamArn"] },
+    });
+  });
+});
+
+describe("queues", () => {
+  it.each(queueNames)(
+    "%s: DLQ of the same kind, redrive, SSE, timeouts from the topology",
+    (name: QueueName) => {
+      const spec = topology.queues[name];
+      const queue = resources[logicalId(stack.queues[name])]!.Properties;
+      const dlqId = logicalId(stack.deadLetterQueues[name]);
+      const dlq = resources[dlqId]!.Properties;
+      expect(queue).toMatchObject({
+        VisibilityTimeout: spec.visibilityTimeoutSeconds,
+        MessageRetentionPeriod: spec.retentionDays * 86_400,
+        RedrivePolicy: {
+          deadLetterTargetArn: { "Fn::GetAtt": [dlqId, "Arn"] },
+          maxReceiveCount: spec.maxReceiveCount,
+        },
+        SqsManagedSseEnabled: true,
+      });
+      expect(dlq.SqsManagedSseEnabled).toBe(true);
+      expect(Boolean(queue.FifoQueue)).toBe(spec.fifo);
+      expect(Boolean(dlq.FifoQueue)).toBe(spec.fifo);
+      const suffix = spec.fifo ? ".fifo" : "";
+      expect(queue.QueueName).toBe(`StorytrailTest-${name}${suffix}`);
+      expect(dlq.QueueName).toBe(`StorytrailTest-${name}-dlq${suffix}`);
+    },
+  );
+
+  it("makes the fetch queue FIFO (one message group per host)", () => {
+    expect(resources[logicalId(stack.queues.fetch)]!.Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: true,
+    });
+  });
+
+  it("denies non-TLS access to every queue", () => {
+    const policies = ofType("AWS::SQS::QueuePolicy");
+    const secured = new Set<string>();
+    for (const [, p] of policies) {
+      const statements = (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
+      if (
+        statements.some(
+          (s) => s.Effect === "Deny" && JSON.stringify(s.Condition).includes("aws:SecureTransport"),
+        )
+      )
+        for (const id of refs(p.Properties.Queues)) secured.add(id);
+    }
+    for (const name of queueNames) {
+      expect(secured).toContain(logicalId(stack.queues[name]));
+      expect(secured).toContain(logicalId(stack.deadLetterQueues[name]));
+    }
+  });
+
+  it.each(queueNames)("%s: alarms as soon as its DLQ holds a message", (name: QueueName) => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Namespace: "AWS/SQS",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+      Dimensions: [
+        {
+          Name: "QueueName",
+          Value: { "Fn::GetAtt": [logicalId(stack.deadLetterQueues[name]), "QueueName"] },
+        },
+      ],
+    });
+  });
+});
+
+describe("functions", () => {
+  it.each(functionNames)(
+    "%s: nodejs24.x on arm64, memory and timeout from the topology",
+    (name: FunctionName) => {
+      const spec = topology.functions[name];
+      const fn = resources[logicalId(stack.functions[name])]!.Properties;
+      expect(fn).toMatchObject({
+        Runtime: "nodejs24.x",
+        Architectures: ["arm64"],
+        MemorySize: spec.memoryMb,
+        Timeout: spec.timeoutSeconds,
+        Handler: "index.handler",
+        TracingConfig: { Mode: "Active" },
+      });
+      const logGroupId = [...refs((fn.LoggingConfig as { LogGroup: unknown }).LogGroup)][0]!;
+      expect(resources[logGroupId]).toMatchObject({
+        Type: "AWS::Logs::LogGroup",
+        Properties: { RetentionInDays: 30 },
+      });
+    },
+  );
+
+  it.each(functionNames)("%s: env is exactly environmentFor() plus Powertools", (name: FunctionName) => {
+    const names: ResourceNames = {
+      tables: Object.fromEntries(tableNames.map((t) => [t, t])) as Record<TableName, string>,
+      queueUrls: Object.fromEntries(queueNames.map((q) => [q, q])) as Record<QueueName, string>,
+      buckets: { raw: "raw" },
+    };
+    const vars = (
+      resources[logicalId(stack.functions[name])]!.Properties.Environment as { Variables: object }
+    ).Variables as Record<string, unknown>;
+    expect(Object.keys(vars).sort()).toEqual(
+      [
+        ...Object.keys(environmentFor(name, names)),
+        "NODE_OPTIONS",
+        "POWERTOOLS_METRICS_NAMESPACE",
+        "POWERTOOLS_SERVICE_NAME",
+      ].sort(),
+    );
+    expect(vars).toMatchObject({
+      POWERTOOLS_SERVICE_NAME: "storytrail",
+      POWERTOOLS_METRICS_NAMESPACE: "storytrail",
+    });
+    // Each variable points at the resource the topology names.
+    for (const [table] of Object.entries(topology.functions[name].access.tables)) {
+      expect(vars[`TABLE_${table.toUpperCase()}`]).toEqual({
+        Ref: logicalId(stack.tables[table as TableName]),
+      });
+    }
+  });
+
+  it.each(functionNames)("%s: bundled locally as ESM (.mjs) with a require shim", (name: FunctionName) => {
+    const code = resources[logicalId(stack.functions[name])]!.Properties.Code as { S3Key: string };
+    const bundle = path.join(app.outdir, `asset.${code.S3Key.replace(/\.zip$/, "")}`, "index.mjs");
+    expect(existsSync(bundle)).toBe(true);
+    expect(existsSync(`${bundle}.map`)).toBe(true);
+    expect(readFileSync(bundle, "utf8")).toMatch(
+      /^import \{ createRequire as (\w+) \} from 'node:module'; const require = \1\(import\.meta\.url\);/,
+    );
+  });
+
+  it("maps each queue-triggered function to its queue with partial batch failures", () => {
+    const queued = functionNames.filter((f) => topology.functions[f].trigger.kind === "queue");
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", queued.length);
+    for (const name of queued) {
+      const trigger = topology.functions[name].trigger;
+      if (trigger.kind !== "queue") continue;
+      template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+        FunctionName: { Ref: logicalId(stack.functions[name]) },
+        EventSourceArn: { "Fn::GetAtt": [logicalId(stack.queues[trigger.queue]), "Arn"] },
+        BatchSize: trigger.batchSize,
+        FunctionResponseTypes: ["ReportBatchItemFailures"],
+        ScalingConfig: { MaximumConcurrency: trigger.maxConcurrency },
+      });
+    }
+  });
+});
+
+describe("schedules", () => {
+  const schedulesOf = (name: FunctionName) =>
+    ofType("AWS::Scheduler::Schedule")
+      .map(
+        ([, r]) => r.Properties as { ScheduleExpression: string; Target: { Arn: unknown; Input?: string } },
+      )
+      .filter((s) => refs(s.Target.Arn).has(logicalId(stack.functions[name])));
+
+  it("splits the discover sources over schedules: overridden default cron, own crons, inputs under 8 KB", () => {
+    const schedules = schedulesOf("discover");
+    expect(schedules).toHaveLength(scheduleInputs(sources, DISCOVER_OVERRIDE).length);
+    expect(new Set(schedules.map((s) => s.ScheduleExpression))).toEqual(new Set([DISCOVER_OVERRIDE, HOURLY]));
+    const carried: ScheduledSource[] = [];
+    for (const s of schedules) {
+      expect(Buffer.byteLength(s.Target.Input!, "utf8")).toBeLessThanOrEqual(MAX_SCHEDULE_INPUT_BYTES);
+      const input = JSON.parse(s.Target.Input!) as { sources: ScheduledSource[] };
+      for (const source of input.sources)
+        expect(source.schedule ?? DISCOVER_OVERRIDE).toBe(s.ScheduleExpression);
+      carried.push(...input.sources);
+    }
+    expect(carried.map((s) => s.source_id).sort()).toEqual(sources.map((s) => s.source_id).sort());
+  });
+
+  it("runs every other scheduled function on its topology cron", () => {
+    for (const name of functionNames) {
+      const trigger = topology.functions[name].trigger;
+      if (trigger.kind !== "schedule" || name === "discover") continue;
+      expect(schedulesOf(name).map((s) => s.ScheduleExpression)).toEqual([trigger.cron]);
+    }
+  });
+});
+
+describe("raw bucket", () => {
+  it("is encrypted, private, lifecycled, logged and retained", () => {
+    const raw = resources[logicalId(stack.buckets.raw)]!;
+    expect(raw.DeletionPolicy).toBe("Retain");
+    expect(raw.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LifecycleConfiguration: {
+        Rules: [
+          {
+            ExpirationInDays: topology.buckets.raw.expireAfterDays,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+            Status: "Enabled",
+          },
+        ],
+      },
+    });
+    expect(raw.Properties.VersioningConfiguration).toBeUndefined();
+    const logBucketId = [...refs(raw.Properties.LoggingConfiguration)][0]!;
+    expect(resources[logBucketId]).toMatchObject({
+      Type: "AWS::S3::Bucket",
+      DeletionPolicy: "Retain",
+      Properties: {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      },
+    });
+    expect(resources[logBucketId]!.Properties.LifecycleConfiguration).toBeDefined();
+  });
+
+  it("denies non-TLS requests on both buckets", () => {
+    const secured = ofType("AWS::S3::BucketPolicy")
+      .filter(([, p]) =>
+        (
+          p.Properties.PolicyDocument as { Statement: { Effect: string; Condition?: unknown }[] }
+        ).Statement.some(
+          (s) => s.Effect === "Deny" && JSON.stringify(s.Condition).includes('"aws:SecureTransport":"false"'),
+        ),
+      )
+      .flatMap(([, p]) => [...refs(p.Properties.Bucket)]);
+    expect(secured).toHaveLength(2);
+    expect(secured).toContain(logicalId(stack.buckets.raw));
+  });
+});
+
+describe("least privilege", () => {
+  it("lets fetch put objects into the raw bucket", () => {
+    const put = statementsOf("fetch").find((s) => actions(s).includes("s3:PutObject"));
+    expect(put).toBeDefined();
+    expect(put!.Resource).toEqual({
+      "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack.buckets.raw), "Arn"] }, "/*"]],
+    });
+  });
+
+  it("gives discover no S3 access at all", () => {
+    const s3 = statementsOf("discover")
+      .flatMap(actions)
+      .filter((a) => a.startsWith("s3:"));
+    expect(s3).toEqual([]);
+  });
+
+  it.each(functionNames)(
+    "%s: touches only its log group, trigger queue and declared resources",
+    (name: FunctionName) => {
+      const { access, trigger } = topology.functions[name];
+      const fn = resources[logicalId(stack.functions[name])]!.Properties;
+      const expected = new Set<string>([
+        ...refs((fn.LoggingConfig as { LogGroup: unknown }).LogGroup),
+        ...(Object.keys(access.tables) as TableName[]).map((t) => logicalId(stack.tables[t])),
+        ...(Object.keys(access.queues) as QueueName[]).map((q) => logicalId(stack.queues[q])),
+        ...(Object.keys(access.buckets) as BucketName[]).map((b) => logicalId(stack.buckets[b])),
+        ...(trigger.kind === "queue" ? [logicalId(stack.queues[trigger.queue])] : []),
+      ]);
+      const statements = statementsOf(name);
+      expect(new Set(statements.flatMap((s) => [...refs(s.Resource)]))).toEqual(expected);
+      // The only unscoped statement is X-Ray's, which has no resource-level permissions.
+      const unscoped = statements.filter((s) => s.Resource === "*").flatMap(actions);
+      expect(unscoped.every((a) => a.startsWith("xray:"))).toBe(true);
+      for (const s of statements) expect(actions(s).some((a) => a === "*" || a.endsWith(":*"))).toBe(false);
+    },
+  );
+
+  it("attaches no managed policies to the function roles", () => {
+    for (const name of functionNames) {
+      const role = resources[logicalId(stack.functions[name].role!)]!.Properties;
+      expect(role.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe("stack", () => {
+  it("outputs table names, queue URLs and the bucket name", () => {
+    const outputs = Object.keys(template.toJSON().Outputs as object);
+    for (const t of tableNames) expect(outputs).toContain(`${t[0]!.toUpperCase()}${t.slice(1)}TableName`);
+    for (const q of queueNames) expect(outputs).toContain(`${q[0]!.toUpperCase()}${q.slice(1)}QueueUrl`);
+    expect(outputs).toContain("RawBucketName");
+  });
+
+  it("is environment-agnostic", () => {
+    expect(Stack.of(stack).environment).toBe("aws://unknown-account/unknown-region");
+    const text = JSON.stringify(template.toJSON());
+    expect(text).not.toMatch(/arn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:\d{12}:/);
+    expect(text).not.toMatch(/"(us|eu|ap|sa|ca|me|af|il|mx)-[a-z]+-\d"/);
+  });
+
+  it("passes cdk-nag AwsSolutions with no unacknowledged finding", () => {
+    const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(stack);
+    const findings = report.violations.map(
+      (v) => `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(", ")}`,
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it("has no CDK errors or warnings", () => {
+    const annotations = Annotations.fromStack(stack);
+    expect(annotations.findError("*", Match.anyValue())).toEqual([]);
+    expect(annotations.findWarning("*", Match.anyValue())).toEqual([]);
+  });
+});
