@@ -26,7 +26,7 @@ export function buildUserAgent(opts: UserAgentOptions): string {
   if (!["http:", "https:", "mailto:"].includes(contact.protocol)) {
     throw new Error(`user-agent contact must be http(s) or mailto, got ${contact.protocol}`);
   }
-  const comment = (opts.comment ?? "news research crawler").replace(/[()\r\n]/g, " ").trim();
+  const comment = (opts.comment ?? "news research crawler").replace(/[()\s]+/g, " ").trim();
   return `${token}/${opts.version ?? CRAWLER_VERSION} (+${contact.href}${comment ? `; ${comment}` : ""})`;
 }
 
