@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Handlers log JSON through Powertools; tests only want warnings and errors.
+    env: { POWERTOOLS_LOG_LEVEL: "WARN", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   },
 });

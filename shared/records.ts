@@ -156,8 +156,19 @@ export const clusterMemberSchema = z.object({
 });
 export type ClusterMember = z.infer<typeof clusterMemberSchema>;
 
+/** Clusters table: one item per outlet that carried the story (item = "outlet#<publication>"). */
+export const clusterOutletSchema = z.object({
+  record_version: z.literal(RECORD_VERSION),
+  record_type: z.literal("outlet"),
+  cluster_id: z.string(),
+  item: z.string().startsWith("outlet#"),
+  publication: z.string(),
+});
+export type ClusterOutlet = z.infer<typeof clusterOutletSchema>;
+
 export const clusterRecordSchema = z.discriminatedUnion("record_type", [
   clusterSummarySchema,
   clusterMemberSchema,
+  clusterOutletSchema,
 ]);
 export type ClusterRecord = z.infer<typeof clusterRecordSchema>;

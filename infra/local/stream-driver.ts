@@ -48,6 +48,7 @@ export function subscribeStream(
   opts: { from: "TRIM_HORIZON" | "LATEST"; region: string; pollMs?: number },
 ): StreamSubscription {
   const iterators = new Map<string, string | null>();
+  const lastSequence = new Map<string, string>();
   let stopped = false;
   let chain: Promise<void> = Promise.resolve();
 
@@ -68,18 +69,42 @@ export function subscribeStream(
     }
   };
 
+  const getRecords = (iterator: string) =>
+    streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+
   /** One pass over all shards; returns how many records were delivered. */
   const pollOnce = async (): Promise<number> => {
     await discoverShards();
     let delivered = 0;
     for (const [shardId, iterator] of iterators) {
       if (!iterator) continue;
-      const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      let out: Awaited<ReturnType<typeof getRecords>>;
+      try {
+        out = await getRecords(iterator);
+      } catch (err) {
+        const name = (err as { name?: string }).name;
+        if (name !== "TrimmedDataAccessException" && name !== "ExpiredIteratorException") throw err;
+        // DynamoDB Local trims iterators taken on an empty shard: resume after what was delivered.
+        const seq = lastSequence.get(shardId);
+        const it = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shardId,
+            ...(seq
+              ? { ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: seq }
+              : { ShardIteratorType: "TRIM_HORIZON" }),
+          }),
+        );
+        if (!it.ShardIterator) continue;
+        out = await getRecords(it.ShardIterator);
+      }
       iterators.set(shardId, out.NextShardIterator ?? null);
       const records = out.Records ?? [];
       if (records.length > 0) {
         await consumer({ Records: records.map((r) => toRecord(r, streamArn, opts.region)) });
         delivered += records.length;
+        const seq = records[records.length - 1]?.dynamodb?.SequenceNumber;
+        if (seq) lastSequence.set(shardId, seq);
       }
     }
     return delivered;

@@ -1,0 +1,354 @@
+/**
+ * DedupStore on DynamoDB: the per-article dedup state lives on the article's item in the Articles
+ * table (fingerprint, cluster pointer), LSH buckets in the Buckets table (one item per band per
+ * article, partition key = band hash), and clusters in the Clusters table (summary, member and
+ * outlet items). Reads that decide a write are strongly consistent; multi-item steps are
+ * transactions whose version conditions turn lost updates into DedupConflictError (the caller
+ * re-runs the idempotent addArticle).
+ */
+import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { DedupConflictError, type DedupStore, type IndexedArticle } from "../dedup/clusterer";
+import { bandKeyString } from "../dedup/lsh";
+import { fingerprintParams, matchParams } from "../dedup/params";
+import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
+
+export interface DedupTableNames {
+  readonly articles: string;
+  readonly buckets: string;
+  readonly clusters: string;
+}
+
+const SUMMARY = "summary";
+const memberKey = (article_id: string) => `member#${article_id}`;
+const outletKey = (publication: string) => `outlet#${publication}`;
+
+const p = fingerprintParams;
+const PARAMS_KEY = `${p.shingleSize}:${p.numPerm}:${p.seed}:${p.sketchSize}`;
+
+function chunks<T>(xs: readonly T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+
+function cancellationCodes(err: unknown): string[] | null {
+  if (!(err instanceof TransactionCanceledException)) return null;
+  return (err.CancellationReasons ?? []).map((r) => r.Code ?? "None");
+}
+
+export class DynamoDedupStore implements DedupStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: DedupTableNames,
+    private readonly layout = { bands: matchParams.bands, rows: matchParams.rows, paramsKey: PARAMS_KEY },
+  ) {}
+
+  private bandKey(key: number): string {
+    return bandKeyString(key, this.layout.bands, this.layout.rows, this.layout.paramsKey);
+  }
+
+  private static toIndexed(item: Record<string, unknown> | undefined): IndexedArticle | null {
+    if (!item?.fingerprint || !item.dedup_state) return null;
+    return {
+      article_id: String(item.article_id),
+      url: String(item.url),
+      publication: String(item.publication),
+      headline: (item.headline as string | null) ?? null,
+      published_at: (item.published_at as string | null) ?? null,
+      collected_at: String(item.collected_at),
+      fingerprint: item.fingerprint as IndexedArticle["fingerprint"],
+      cluster_id: String(item.cluster_id),
+      similarity: Number(item.similarity ?? 1),
+      state: item.dedup_state as IndexedArticle["state"],
+    };
+  }
+
+  async getArticle(article_id: string): Promise<IndexedArticle | null> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tables.articles, Key: { article_id }, ConsistentRead: true }),
+    );
+    return DynamoDedupStore.toIndexed(out.Item);
+  }
+
+  async getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]> {
+    const found: IndexedArticle[] = [];
+    for (const ids of chunks([...new Set(article_ids)], 100)) {
+      let keys: Record<string, unknown>[] = ids.map((article_id) => ({ article_id }));
+      for (let attempt = 0; keys.length > 0; attempt++) {
+        if (attempt > 0) await pause(attempt);
+        const out = await this.doc.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tables.articles]: { Keys: keys, ConsistentRead: true } },
+          }),
+        );
+        for (const item of out.Responses?.[this.tables.articles] ?? []) {
+          const a = DynamoDedupStore.toIndexed(item);
+          if (a) found.push(a);
+        }
+        keys =
+          (out.UnprocessedKeys?.[this.tables.articles]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }
+    return found;
+  }
+
+  async putArticle(a: IndexedArticle): Promise<void> {
+    // Only the dedup attributes: the rest of the article item belongs to fetch.
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tables.articles,
+        Key: { article_id: a.article_id },
+        UpdateExpression:
+          "SET fingerprint = :f, cluster_id = :c, similarity = :s, dedup_state = :st, " +
+          "#u = if_not_exists(#u, :u), publication = if_not_exists(publication, :p), " +
+          "collected_at = if_not_exists(collected_at, :ca), headline = if_not_exists(headline, :h), " +
+          "published_at = if_not_exists(published_at, :pa)",
+        ExpressionAttributeNames: { "#u": "url" },
+        ExpressionAttributeValues: {
+          ":f": a.fingerprint,
+          ":c": a.cluster_id,
+          ":s": a.similarity,
+          ":st": a.state,
+          ":u": a.url,
+          ":p": a.publication,
+          ":ca": a.collected_at,
+          ":h": a.headline,
+          ":pa": a.published_at,
+        },
+      }),
+    );
+  }
+
+  async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
+    await this.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.tables.articles,
+          Key: { article_id },
+          UpdateExpression: "SET cluster_id = :c",
+          ConditionExpression: "attribute_exists(article_id)",
+          ExpressionAttributeValues: { ":c": cluster_id },
+        }),
+      )
+      .catch((err: unknown) => {
+        if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+      });
+  }
+
+  async queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]> {
+    const lists = await Promise.all(
+      keys.map(async (k) => {
+        const out = await this.doc.send(
+          new QueryCommand({
+            TableName: this.tables.buckets,
+            KeyConditionExpression: "band_hash = :b",
+            ExpressionAttributeValues: { ":b": this.bandKey(k) },
+            ProjectionExpression: "article_id",
+            ConsistentRead: true,
+            Limit: limitPerBucket,
+          }),
+        );
+        return (out.Items ?? []).map((i) => String(i.article_id));
+      }),
+    );
+    return [...new Set(lists.flat())];
+  }
+
+  async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {
+    const puts = [...new Set(keys)].map((k) => ({
+      PutRequest: { Item: { band_hash: this.bandKey(k), article_id } },
+    }));
+    await this.batchWrite(this.tables.buckets, puts);
+  }
+
+  private async batchWrite(table: string, requests: Record<string, unknown>[]): Promise<void> {
+    for (const batch of chunks(requests, 25)) {
+      let pending = batch;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await pause(attempt);
+        const out = await this.doc.send(
+          new BatchWriteCommand({ RequestItems: { [table]: pending as never } }),
+        );
+        pending = (out.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }
+  }
+
+  async getCluster(cluster_id: string): Promise<ClusterSummary | null> {
+    const out = await this.doc.send(
+      new GetCommand({
+        TableName: this.tables.clusters,
+        Key: { cluster_id, item: SUMMARY },
+        ConsistentRead: true,
+      }),
+    );
+    return (out.Item as ClusterSummary | undefined) ?? null;
+  }
+
+  async getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null> {
+    const out = await this.doc.send(
+      new GetCommand({
+        TableName: this.tables.clusters,
+        Key: { cluster_id, item: memberKey(article_id) },
+        ConsistentRead: true,
+      }),
+    );
+    return (out.Item as ClusterMember | undefined) ?? null;
+  }
+
+  private async *queryPrefix(cluster_id: string, prefix: string): AsyncGenerator<Record<string, unknown>> {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.clusters,
+          KeyConditionExpression: "cluster_id = :c AND begins_with(#i, :p)",
+          ExpressionAttributeNames: { "#i": "item" },
+          ExpressionAttributeValues: { ":c": cluster_id, ":p": prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) yield item;
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+
+  async *listMembers(cluster_id: string): AsyncIterable<ClusterMember> {
+    for await (const item of this.queryPrefix(cluster_id, "member#")) yield item as ClusterMember;
+  }
+
+  async *listOutlets(cluster_id: string): AsyncIterable<string> {
+    for await (const item of this.queryPrefix(cluster_id, "outlet#")) yield String(item.publication);
+  }
+
+  private summaryPut(s: ClusterSummary, expectedVersion: number | null) {
+    return {
+      Put: {
+        TableName: this.tables.clusters,
+        Item: s,
+        ConditionExpression: expectedVersion === null ? "attribute_not_exists(cluster_id)" : "version = :v",
+        ...(expectedVersion === null ? {} : { ExpressionAttributeValues: { ":v": expectedVersion } }),
+      },
+    };
+  }
+
+  private async transact(items: Record<string, unknown>[], what: string): Promise<string[] | null> {
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+      return null;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      if (codes.includes("ConditionalCheckFailed")) return codes;
+      // TransactionConflict (another transaction on the same items) is a lost race, too.
+      if (codes.includes("TransactionConflict"))
+        throw new DedupConflictError(`${what}: transaction conflict`);
+      throw err;
+    }
+  }
+
+  async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
+    const failed = await this.transact(
+      [this.summaryPut(summary, null), { Put: { TableName: this.tables.clusters, Item: member } }],
+      `create ${summary.cluster_id}`,
+    );
+    if (failed) throw new DedupConflictError(`cluster ${summary.cluster_id} already exists`);
+  }
+
+  async joinCluster(
+    summary: ClusterSummary,
+    expectedVersion: number,
+    member: ClusterMember,
+  ): Promise<boolean> {
+    const failed = await this.transact(
+      [
+        {
+          Put: {
+            TableName: this.tables.clusters,
+            Item: member,
+            ConditionExpression: "attribute_not_exists(cluster_id)",
+          },
+        },
+        this.summaryPut(summary, expectedVersion),
+      ],
+      `join ${summary.cluster_id}`,
+    );
+    if (!failed) return true;
+    if (failed[0] === "ConditionalCheckFailed") return false;
+    throw new DedupConflictError(`cluster ${summary.cluster_id}: version is not ${expectedVersion}`);
+  }
+
+  async retireCluster(
+    loser: ClusterSummary,
+    loserExpectedVersion: number,
+    winner: ClusterSummary,
+    winnerExpectedVersion: number,
+  ): Promise<void> {
+    const failed = await this.transact(
+      [this.summaryPut(loser, loserExpectedVersion), this.summaryPut(winner, winnerExpectedVersion)],
+      `merge ${loser.cluster_id} into ${winner.cluster_id}`,
+    );
+    if (failed)
+      throw new DedupConflictError(`merge ${loser.cluster_id} into ${winner.cluster_id}: version moved`);
+  }
+
+  async moveMember(member: ClusterMember, fromCluster: string): Promise<void> {
+    await this.transact(
+      [
+        { Put: { TableName: this.tables.clusters, Item: { ...member, item: memberKey(member.article_id) } } },
+        {
+          Delete: {
+            TableName: this.tables.clusters,
+            Key: { cluster_id: fromCluster, item: memberKey(member.article_id) },
+          },
+        },
+      ],
+      `move ${member.article_id}`,
+    );
+  }
+
+  async addOutlets(cluster_id: string, publications: readonly string[]): Promise<number> {
+    const puts = [...new Set(publications)].map((publication) => ({
+      PutRequest: {
+        Item: {
+          record_version: RECORD_VERSION,
+          record_type: "outlet",
+          cluster_id,
+          item: outletKey(publication),
+          publication,
+        },
+      },
+    }));
+    await this.batchWrite(this.tables.clusters, puts);
+    let count = 0;
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tables.clusters,
+          KeyConditionExpression: "cluster_id = :c AND begins_with(#i, :p)",
+          ExpressionAttributeNames: { "#i": "item" },
+          ExpressionAttributeValues: { ":c": cluster_id, ":p": "outlet#" },
+          Select: "COUNT",
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      count += out.Count ?? 0;
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return count;
+  }
+}
