@@ -345,7 +345,12 @@ export async function addArticle(
   if (!existing) {
     await store.addOutlets(home, [article.publication]);
     await store.createCluster(newSummary(home, article, now), member);
-  } else if (!(await store.getMember(home, article.article_id))) {
+  } else if (
+    !(await store.getMember(home, article.article_id)) &&
+    // A retry whose first attempt joined a cluster since merged into home: the merge moves (and
+    // counts) that member, so joining again would count the article twice.
+    !(prev && (await store.getMember(prev.cluster_id, article.article_id)))
+  ) {
     const outlets = await store.addOutlets(home, [article.publication]);
     await store.joinCluster(withArticle(existing, article, outlets, now), existing.version, member);
   }

@@ -8,7 +8,7 @@
  * same-topic rewrites).
  */
 
-import { sketchContainment, sketchHas } from "./features";
+import { factAgreement, sketchContainment, sketchHas } from "./features";
 import type { FingerprintView } from "./fingerprint";
 import { estimateContainment, estimateJaccard } from "./minhash";
 import { type MatchParams, matchParams } from "./params";
@@ -29,6 +29,9 @@ export interface MatchResult {
   readonly containment: number;
   readonly numberAgreement: number | null;
   readonly entityAgreement: number | null;
+  /** Numbers / entities in shared contexts, and how many agree. */
+  readonly numberFacts: { shared: number; agree: number };
+  readonly entityFacts: { shared: number; agree: number };
 }
 
 /** Share of x's leading entities that y mentions at all (null when unknown). */
@@ -66,7 +69,15 @@ export function compareFingerprints(
   params: MatchParams = matchParams,
   sketchSize = 64,
 ): MatchResult {
-  const base = { jaccard: 0, containment: 0, numberAgreement: null, entityAgreement: null };
+  const none = { shared: 0, agree: 0 };
+  const base = {
+    jaccard: 0,
+    containment: 0,
+    numberAgreement: null,
+    entityAgreement: null,
+    numberFacts: none,
+    entityFacts: none,
+  };
   if (a.paramsKey !== b.paramsKey) return { match: false, reason: "incomparable", ...base };
   if (Math.min(a.shingles, b.shingles) < params.minShingles)
     return { match: false, reason: "too_short", ...base };
@@ -78,16 +89,31 @@ export function compareFingerprints(
       : estimateContainment(b.sig, a.sig, b.shingles, a.shingles);
   const numberAgreement = sketchContainment(a.numbers, a.numberCount, b.numbers, b.numberCount, sketchSize);
   const ents = entityAgreement(a, b);
-  const scores = { jaccard, containment, numberAgreement, entityAgreement: ents };
+  const numberFacts = factAgreement(
+    a.numberContexts,
+    a.numberValues,
+    b.numberContexts,
+    b.numberValues,
+    sketchSize,
+  );
+  const entityFacts = factAgreement(
+    a.entityContexts,
+    a.entityValues,
+    b.entityContexts,
+    b.entityValues,
+    sketchSize,
+  );
+  const scores = { jaccard, containment, numberAgreement, entityAgreement: ents, numberFacts, entityFacts };
   if (jaccard < params.jaccard && containment < params.containment) {
     return { match: false, reason: "dissimilar", ...scores };
   }
-  if (
-    numberAgreement !== null &&
-    Math.min(a.numberCount, b.numberCount) >= params.minNumbers &&
-    numberAgreement < params.numberAgreement
-  ) {
+  const nf = numberFacts;
+  if (nf.shared >= params.minSharedNumbers && nf.agree < params.numberAgreement * nf.shared) {
     return { match: false, reason: "numbers_differ", ...scores };
+  }
+  const ef = entityFacts;
+  if (ef.shared >= params.minSharedEntities && ef.agree < params.entityFactAgreement * ef.shared) {
+    return { match: false, reason: "entities_differ", ...scores };
   }
   if (ents !== null && ents < params.entityAgreement) {
     return { match: false, reason: "entities_differ", ...scores };

@@ -40,6 +40,12 @@ export const fingerprintSchema = z.object({
   ent_count: z.number().int().nonnegative(),
   /** Most frequent entity-token hashes, most frequent first. */
   top_ents: base64,
+  /** Number facts: bottom-k context hashes and the number in each (aligned arrays). */
+  num_ctx: base64,
+  num_val: base64,
+  /** Entity facts: bottom-k context hashes and the name in each (aligned arrays). */
+  ent_ctx: base64,
+  ent_val: base64,
 });
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 
@@ -55,6 +61,10 @@ export interface FingerprintView {
   readonly entities: Uint32Array;
   readonly entityCount: number;
   readonly topEntities: Uint32Array;
+  readonly numberContexts: Uint32Array;
+  readonly numberValues: Uint32Array;
+  readonly entityContexts: Uint32Array;
+  readonly entityValues: Uint32Array;
 }
 
 export function encodeUint32(values: Uint32Array): string {
@@ -111,6 +121,10 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
     ents: encodeUint32(features.entities),
     ent_count: features.entityCount,
     top_ents: encodeUint32(features.topEntities),
+    num_ctx: encodeUint32(features.numberContexts),
+    num_val: encodeUint32(features.numberValues),
+    ent_ctx: encodeUint32(features.entityContexts),
+    ent_val: encodeUint32(features.entityValues),
   };
 }
 
@@ -131,6 +145,10 @@ export function viewFingerprint(fp: Fingerprint): FingerprintView {
       entities: decodeUint32(fp.ents),
       entityCount: fp.ent_count,
       topEntities: decodeUint32(fp.top_ents),
+      numberContexts: decodeUint32(fp.num_ctx),
+      numberValues: decodeUint32(fp.num_val),
+      entityContexts: decodeUint32(fp.ent_ctx),
+      entityValues: decodeUint32(fp.ent_val),
     };
     viewCache.set(fp, v);
   }

@@ -36,10 +36,14 @@ export const matchParams = {
   jaccard: 0.5,
   /** Estimated containment of the shorter in the longer at or above which they are copies. */
   containment: 0.8,
-  /** Minimum share of the shorter text's numbers found in the longer (when it has enough numbers). */
+  /** Numbers in contexts both texts share: at least this many before the check applies… */
+  minSharedNumbers: 1,
+  /** …and at least this share of them must be equal (templated stories change every figure). */
   numberAgreement: 0.5,
-  /** Numbers needed on both sides before the number check applies. */
-  minNumbers: 1,
+  /** Entities in shared contexts: at least this many before the check applies… */
+  minSharedEntities: 3,
+  /** …and at least this share of them must be equal (same wording with other names). */
+  entityFactAgreement: 0.8,
   /** Minimum share of the shorter text's leading entities mentioned in the longer. */
   entityAgreement: 1,
   /** Cap on candidates read from one bucket (boilerplate-heavy buckets stay bounded). */
