@@ -16,6 +16,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
 import {
   acknowledgeAccessLogBucket,
@@ -69,6 +70,9 @@ export class StorytrailStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StorytrailStackProps = {}) {
     super(scope, id, props);
+    // Log delivery by bucket policy (not ACLs), so both buckets can enforce bucket-owner object
+    // ownership whether or not the app's cdk.json sets the flag.
+    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
     const projectRoot = props.projectRoot ?? path.resolve(import.meta.dirname, "..");
 
     for (const name of tableNames) this.tables[name] = this.table(name);

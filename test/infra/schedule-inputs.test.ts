@@ -7,6 +7,7 @@ import {
   parseSources,
   readSourcesFile,
   type ScheduledSource,
+  scheduleContext,
   scheduleInputs,
 } from "../../infra/schedule-inputs";
 
@@ -91,5 +92,37 @@ describe("scheduleInputs", () => {
 
   it("rejects a single source that cannot fit any input", () => {
     expect(() => scheduleInputs([source("huge", { note: "x".repeat(9000) })], DAILY)).toThrow(/huge/);
+  });
+});
+
+describe("scheduleContext", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "storytrail-root-"));
+  writeFileSync(path.join(root, "sources.example.json"), JSON.stringify({ sources: [source("example")] }));
+  writeFileSync(path.join(root, "mine.json"), JSON.stringify({ sources: [source("mine")] }));
+  const from = (values: Record<string, unknown>) => (key: string) => values[key];
+
+  it("reads <fn>Schedule overrides for the scheduled functions only", () => {
+    const ctx = scheduleContext(
+      from({ discoverSchedule: " cron(0 3 * * ? *) ", fetchSchedule: "cron(1 1 * * ? *)" }),
+      ["discover", "quality"],
+      root,
+    );
+    expect(ctx.schedules).toEqual({ discover: "cron(0 3 * * ? *)" });
+  });
+
+  it("defaults to sources.example.json at the project root, or takes -c sources=FILE", () => {
+    expect(scheduleContext(from({}), [], root).sources.map((s) => s.source_id)).toEqual(["example"]);
+    expect(scheduleContext(from({ sources: "mine.json" }), [], root).sources.map((s) => s.source_id)).toEqual(
+      ["mine"],
+    );
+  });
+
+  it("has no sources when the default file is absent, but refuses a missing explicit file", () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "storytrail-empty-"));
+    expect(scheduleContext(from({}), [], empty).sources).toEqual([]);
+    expect(() => scheduleContext(from({ sources: "nope.json" }), [], empty)).toThrow(/nope\.json/);
+    expect(() => scheduleContext(from({ discoverSchedule: 7 }), ["discover"], empty)).toThrow(
+      /discoverSchedule/,
+    );
   });
 });
