@@ -5,7 +5,7 @@
 import type { Extraction } from "../records";
 import { extractBody } from "./body";
 import { extractDates } from "./dates";
-import { parseHtml } from "./dom";
+import { type AnyNode, type Element, parseHtml } from "./dom";
 import { chooseHeadline } from "./headline";
 import { detectLanguage } from "./language";
 import { collectSignals, metaValue, type PageSignals } from "./page-signals";
@@ -118,12 +118,54 @@ function authorsOf(article: JsonObject | null, s: PageSignals): string[] {
   return out;
 }
 
-function textContent(node: import("./dom").AnyNode): string {
+function textContent(node: AnyNode): string {
   if (node.type === "text") return (node as unknown as { data: string }).data;
   if (!("children" in node)) return "";
   let out = "";
   for (const c of node.children) out += textContent(c);
   return out;
+}
+
+const KICKER =
+  /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
+
+/** Heading text without kicker/overline parts and screen-reader-only separators. */
+function headingText(el: Element): string {
+  let out = "";
+  const go = (n: AnyNode): void => {
+    if (n.type === "text") {
+      out += (n as unknown as { data: string }).data;
+      return;
+    }
+    if (!("children" in n)) return;
+    if (n.type === "tag") {
+      const e = n as Element;
+      const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
+      if (
+        e !== el &&
+        (KICKER.test(ci) ||
+          e.attribs["aria-hidden"] === "true" ||
+          /offscreen|sr-only|visually-hidden/i.test(ci))
+      )
+        return;
+      if (e.name === "script" || e.name === "style") return;
+    }
+    for (const c of n.children) go(c);
+  };
+  go(el);
+  return out;
+}
+
+/** h1 elements inside <article>/<main> first, then the rest in page order. */
+function orderHeadings(h1s: Element[]): Element[] {
+  const inside = (el: Element): boolean => {
+    for (let p = el.parent; p; p = p.parent) {
+      if (p.type === "tag" && ((p as Element).name === "article" || (p as Element).name === "main"))
+        return true;
+    }
+    return false;
+  };
+  return [...h1s.filter(inside), ...h1s.filter((h) => !inside(h))];
 }
 
 export function extractArticle(input: ExtractInput): Extraction {
@@ -145,10 +187,10 @@ function extract(input: ExtractInput): Extraction {
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
   const headline = chooseHeadline({
-    jsonLd: str(article?.headline) ?? null,
+    jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
     og: metaValue(signals, "og:title"),
     twitter: metaValue(signals, "twitter:title"),
-    h1: signals.h1.map(textContent),
+    h1: orderHeadings(signals.h1).map(headingText),
     title: signals.title,
     siteName,
   });

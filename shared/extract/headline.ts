@@ -44,10 +44,6 @@ export function stripSiteName(title: string, siteName: string | null, others: st
     if (key(first) === site || site.includes(key(first)))
       return cleanTitleJoin(t, parts, 1, parts.length - 1);
   }
-  // Without a site name: drop a short trailing part (" | Example News").
-  const last = parts[parts.length - 1]!;
-  const rest = cleanTitleJoin(t, parts, 0, parts.length - 1);
-  if (last.length < 30 && rest.length > last.length * 1.5) return rest;
   return t;
 }
 
@@ -69,29 +65,38 @@ export function chooseHeadline(input: HeadlineInput): string | null {
   const raw = [input.jsonLd, input.og, input.twitter, input.title]
     .map((x) => (x ? cleanInline(x) : ""))
     .filter(Boolean);
-  const candidates: { text: string; weight: number }[] = [];
-  const add = (text: string | null, weight: number): void => {
-    if (text && text.length > 0) candidates.push({ text, weight });
-  };
   const others = (self: string | null): string[] => [...h1s, ...raw].filter((x) => x !== self);
-  if (input.jsonLd) add(stripSiteName(input.jsonLd, input.siteName, others(cleanInline(input.jsonLd))), 3);
-  if (input.og) add(stripSiteName(input.og, input.siteName, others(cleanInline(input.og))), 2.5);
-  if (input.twitter)
-    add(stripSiteName(input.twitter, input.siteName, others(cleanInline(input.twitter))), 1.5);
-  for (const h of h1s.slice(0, 3)) add(h, 2);
-  if (input.title) add(stripSiteName(input.title, input.siteName, others(cleanInline(input.title))), 1);
-  if (candidates.length === 0) return null;
-  let best: { text: string; weight: number } | null = null;
-  let bestScore = -1;
-  for (const c of candidates) {
-    const k = key(c.text);
-    if (!k) continue;
-    let score = c.weight;
-    for (const o of candidates) if (o !== c && key(o.text) === k) score += o.weight + 1;
-    if (score > bestScore) {
-      bestScore = score;
-      best = c;
-    }
+  const stripped = (x: string | null): string | null =>
+    x ? stripSiteName(x, input.siteName, others(cleanInline(x))) : null;
+  const site = input.siteName ? key(input.siteName) : null;
+  const h1 = h1s.find((h) => {
+    const k = key(h);
+    return k.length >= 8 && k !== site && !(site && site.includes(k));
+  });
+  // Votes: JSON-LD, og:title and the visible <h1> each count; twitter:title and <title> only break ties
+  // (they usually copy og:title or decorate it).
+  const cands: { text: string; weight: number; order: number }[] = [];
+  const push = (text: string | null, weight: number): void => {
+    if (text && key(text)) cands.push({ text, weight, order: cands.length });
+  };
+  push(stripped(input.jsonLd), 1);
+  push(stripped(input.og), 1.5);
+  push(h1 ?? null, 1);
+  push(stripped(input.twitter), 0);
+  push(stripped(input.title), 0);
+  let best: { text: string; score: number } | null = null;
+  for (const c of cands) {
+    let score = c.weight - c.order * 0.01;
+    for (const o of cands) if (o !== c && key(o.text) === key(c.text)) score += o.weight;
+    if (!best || score > best.score) best = { text: c.text, score };
   }
-  return best?.text ?? null;
+  if (!best) return h1s[0] ?? null;
+  // A candidate that is the winner minus a kicker or a suffix is the cleaner headline.
+  const bk = key(best.text);
+  for (const c of cands) {
+    const k = key(c.text);
+    if (c.weight > 0 && k.length >= 20 && k !== bk && bk.includes(k) && k.length >= 0.5 * bk.length)
+      return c.text;
+  }
+  return best.text;
 }
