@@ -31,8 +31,10 @@ export function parseRobots(robotsUrl: string, body: string, userAgent: string):
   const delay = robots.getCrawlDelay(token);
   const sitemaps: string[] = [];
   for (const s of robots.getSitemaps()) {
+    // RFC 9309 §2.3.5: Sitemap: takes a fully qualified URL.
+    if (!/^https?:\/\//i.test(s.trim())) continue;
     try {
-      const u = new URL(s.trim(), robotsUrl);
+      const u = new URL(s.trim());
       if ((u.protocol === "http:" || u.protocol === "https:") && !sitemaps.includes(u.href))
         sitemaps.push(u.href);
     } catch {

@@ -117,6 +117,11 @@ export function parseSources(json: unknown): Source[] {
   list.forEach((raw, i) => {
     const rawId = raw && typeof raw === "object" && "id" in raw ? (raw as { id: unknown }).id : undefined;
     const label = `sources[${i}]${typeof rawId === "string" ? ` (${JSON.stringify(rawId)})` : ""}`;
+    if (typeof rawId === "string") {
+      const prev = ids.get(rawId);
+      if (prev !== undefined) issues.push(`${label}: id: duplicate of sources[${prev}]`);
+      else ids.set(rawId, i);
+    }
     const parsed = sourceSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -128,9 +133,6 @@ export function parseSources(json: unknown): Source[] {
       }
       return;
     }
-    const prev = ids.get(parsed.data.id);
-    if (prev !== undefined) issues.push(`${label}: id: duplicate of sources[${prev}]`);
-    else ids.set(parsed.data.id, i);
     sources.push(parsed.data);
   });
   if (issues.length) throw new SourcesError(issues);

@@ -187,8 +187,14 @@ const endless: Handler = (req, res) => {
   pump();
 };
 
+let bomb: Buffer | undefined;
+/** 64 MiB of spaces, ~64 KiB on the wire; built on first use and shared. */
+function gzipBomb(): Buffer {
+  bomb ??= zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
+  return bomb;
+}
+
 function defaultRoutes(): Record<string, Handler> {
-  const gzipBomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)); // 64 MiB of spaces, ~64 KiB on the wire
   return {
     "/robots.txt": (_req, res, s) =>
       send(
@@ -253,7 +259,8 @@ function defaultRoutes(): Record<string, Handler> {
     },
     "/hostile/endless": endless,
     "/hostile/big-declared": send("text/html", "<html>tiny</html>", { "content-length": "17" }),
-    "/hostile/gzip-bomb": send("text/html", gzipBomb, { "content-encoding": "gzip" }),
+    "/hostile/gzip-bomb": (req, res, s) =>
+      send("text/html", gzipBomb(), { "content-encoding": "gzip" })(req, res, s),
     "/hostile/image": send("image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
     "/hostile/pdf-as-feed": send("application/pdf", "%PDF-1.4"),
     "/hostile/plain-text": send("text/plain", "just some words, not markup"),

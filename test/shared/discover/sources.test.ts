@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseSources, SourcesError, sourcesFileSchema } from "../../../shared/discover/sources";
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const good = { id: "bbc", publication: "BBC News", homepage: "https://www.bbc.co.uk/news" };
+
+function errorOf(json: unknown): string {
+  try {
+    parseSources(json);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SourcesError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a SourcesError");
+}
+
+describe("parseSources", () => {
+  it("accepts sources.example.json", () => {
+    const json = JSON.parse(readFileSync(path.join(repoRoot, "sources.example.json"), "utf8"));
+    const sources = parseSources(json);
+    expect(sources.length).toBeGreaterThanOrEqual(5);
+    for (const s of sources) expect(s.feeds.length + s.sitemaps.length).toBeGreaterThan(0);
+    expect(sourcesFileSchema.safeParse(json).success).toBe(true);
+  });
+
+  it("fills defaults and accepts a bare array and singular feed/sitemap", () => {
+    expect(parseSources([good])).toEqual([{ ...good, feeds: [], sitemaps: [] }]);
+    const [s] = parseSources({
+      sources: [
+        {
+          ...good,
+          feed: "https://feeds.bbci.co.uk/news/rss.xml",
+          sitemap: ["https://www.bbc.co.uk/sitemap.xml"],
+        },
+      ],
+    });
+    expect(s?.feeds).toEqual(["https://feeds.bbci.co.uk/news/rss.xml"]);
+    expect(s?.sitemaps).toEqual(["https://www.bbc.co.uk/sitemap.xml"]);
+  });
+
+  it("names the source and the field in errors", () => {
+    const msg = errorOf({
+      sources: [good, { ...good, id: "cnn" }, { ...good, id: "bbc2", feeds: ["not a url"] }],
+    });
+    expect(msg).toBe('sources[2] ("bbc2"): feeds[0]: Invalid URL');
+  });
+
+  it("reports every problem at once", () => {
+    const msg = errorOf([
+      { ...good, homepage: "ftp://bbc.co.uk" },
+      { id: "x", homepage: "https://x.com" },
+      {
+        ...good,
+        id: "Bad Id!",
+        schedule: "every hour",
+        language: "english",
+        min_delay_ms: -5,
+        colour: "red",
+      },
+      good,
+    ]);
+    expect(msg).toContain('sources[0] ("bbc"): homepage: Invalid URL');
+    expect(msg).toContain('sources[1] ("x"): publication: is required');
+    expect(msg).toContain('sources[2] ("Bad Id!"): unknown field(s) colour');
+    expect(msg).toContain('sources[2] ("Bad Id!"): id: must be');
+    expect(msg).toContain('sources[2] ("Bad Id!"): schedule: must be rate');
+    expect(msg).toContain('sources[2] ("Bad Id!"): language: must be a BCP 47 tag');
+    expect(msg).toContain('sources[2] ("Bad Id!"): min_delay_ms:');
+    expect(msg).toContain('sources[3] ("bbc"): id: duplicate of sources[0]');
+  });
+
+  it("validates schedules, partners and the file shape", () => {
+    expect(parseSources([{ ...good, schedule: "cron(0 6 * * ? *)" }])[0]?.schedule).toBe("cron(0 6 * * ? *)");
+    expect(parseSources([{ ...good, schedule: "rate(2 hours)" }])[0]?.schedule).toBe("rate(2 hours)");
+    expect(errorOf([{ ...good, schedule: "cron(0 6 * * *)" }])).toContain("schedule");
+    expect(parseSources([{ ...good, partners: ["Wire-Service.com"] }])[0]?.partners).toEqual([
+      "wire-service.com",
+    ]);
+    expect(errorOf([{ ...good, partners: ["https://x.com/"] }])).toContain("partners[0]");
+    expect(errorOf({ feeds: [] })).toContain("sources file");
+    expect(errorOf("nope")).toContain("sources file");
+    expect(errorOf([42])).toContain("sources[0]");
+  });
+});
