@@ -376,7 +376,8 @@ class BodyExtractor {
     }
     if (!best) return { text: this.render([top]), container: top };
     best = this.refine(best, bestScore, candidates);
-    const parts = this.withSiblings(best);
+    const chunks = this.sameClassChunks(best);
+    const parts = chunks.length > 1 ? chunks : this.withSiblings(best);
     return { text: this.render(parts), container: best };
   }
 
@@ -420,6 +421,37 @@ class BodyExtractor {
       best = p;
     }
     return best;
+  }
+
+  /**
+   * Bodies split into several same-class blocks around ads and embeds (one wrapper each): every block with
+   * the container's tag and class under a near ancestor, in page order.
+   */
+  private sameClassChunks(best: Element): Element[] {
+    const cls = best.attribs.class;
+    if (!cls) return [];
+    let scope: Element = best;
+    for (let level = 0; level < 4; level++) {
+      const p = scope.parent as Element | null;
+      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      scope = p;
+      if (p.name === "article" || p.name === "main") break;
+    }
+    if (scope === best) return [];
+    const out: Element[] = [];
+    const visit = (node: Element): void => {
+      for (const c of node.children) {
+        if (!isElement(c) || this.dropped.has(c) || c.type !== "tag") continue;
+        if (c.name === best.name && c.attribs.class === cls) {
+          const st = this.stats.get(c);
+          if (st && st.text > 0) out.push(c);
+          continue;
+        }
+        visit(c);
+      }
+    };
+    visit(scope);
+    return out;
   }
 
   private withSiblings(best: Element): Element[] {
