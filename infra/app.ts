@@ -7,6 +7,7 @@
 import path from "node:path";
 import { App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { parseSources } from "../shared/discover/sources";
 import { scheduleContext } from "./schedule-inputs";
 import { StorytrailStack } from "./stack";
 import { functionNames, topology } from "./topology";
@@ -15,6 +16,8 @@ const projectRoot = path.resolve(import.meta.dirname, "..");
 const app = new App();
 const scheduled = functionNames.filter((fn) => topology.functions[fn].trigger.kind === "schedule");
 const { schedules, sources } = scheduleContext((key) => app.node.tryGetContext(key), scheduled, projectRoot);
+// Fail the synth, not the first scheduled run, on an invalid source; the schedules carry them as written.
+parseSources({ sources });
 const stackName: unknown = app.node.tryGetContext("stackName");
 
 new StorytrailStack(app, typeof stackName === "string" && stackName ? stackName : "Storytrail", {
