@@ -33,7 +33,7 @@ export const matchParams = {
   /** Below this many shingles an article is never merged on similarity alone. */
   minShingles: 40,
   /** Estimated Jaccard at or above which two articles are copies (if their facts agree). */
-  jaccard: 0.4,
+  jaccard: 0.5,
   /** Estimated containment of the shorter in the longer at or above which they are copies. */
   containment: 0.8,
   /** Numbers in contexts both texts share: at least this many before the check applies… */

@@ -9,7 +9,7 @@
  * The scanner writes into module-level typed buffers that grow as needed and are reused: results
  * are views valid until the next call.
  */
-import { FNV_OFFSET, fmix32, fnvStep, mixStep } from "./hash";
+import { FNV_OFFSET, fmix32, mixStep } from "./hash";
 import { foldChar } from "./normalise-text";
 
 export const TOKEN_NUMBER = 1;
@@ -27,32 +27,15 @@ const WORD_RE = /[\p{L}\p{N}\p{M}]/u;
 const UNSPACED_RE =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{sc=Tibetan}\p{sc=Yi}\p{sc=Tai_Le}\p{sc=New_Tai_Lue}\p{sc=Tai_Tham}\p{sc=Tai_Viet}\p{sc=Balinese}\p{sc=Javanese}]/u;
 // Characters after which the next capitalised word starts a sentence (not an entity signal).
-const SENTENCE_BREAK = new Set([
-  ".",
-  "!",
-  "?",
-  "\n",
-  "\r",
-  ":",
-  ";",
-  '"',
-  "“",
-  "”",
-  "«",
-  "»",
-  "(",
-  "[",
-  "—",
-  "–",
-  "•",
-  "…",
-]);
 
 const bmpClass = new Uint8Array(0x10000).fill(CLASS_UNKNOWN);
+const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const isWord = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  bmpClass[c] = isWord ? CLASS_WORD : CLASS_SEP;
+  ASCII_CLASS[c] = isWord ? CLASS_WORD : CLASS_SEP;
+  bmpClass[c] = ASCII_CLASS[c]!;
 }
+const FNV_PRIME = 0x01000193;
 
 function classifyCodePoint(cp: number): number {
   const ch = String.fromCodePoint(cp);
@@ -78,10 +61,6 @@ function isUpper(cp: number): boolean {
   return ch !== ch.toLowerCase();
 }
 
-function isDigitCp(cp: number): boolean {
-  return cp >= 48 && cp <= 57;
-}
-
 let tokenHashes = new Uint32Array(4096);
 let tokenFlags = new Uint8Array(4096);
 
@@ -102,6 +81,35 @@ export interface Tokens {
   readonly count: number;
 }
 
+function isSentenceBreak(cp: number): boolean {
+  switch (cp) {
+    case 0x2e: // .
+    case 0x21: // !
+    case 0x3f: // ?
+    case 0x0a:
+    case 0x0d:
+    case 0x3a: // :
+    case 0x3b: // ;
+    case 0x22: // "
+    case 0x28: // (
+    case 0x5b: // [
+    case 0x201c: // “
+    case 0x201d: // ”
+    case 0xab: // «
+    case 0xbb: // »
+    case 0x2014: // —
+    case 0x2013: // –
+    case 0x2022: // •
+    case 0x2026: // …
+    case 0x3002: // 。
+    case 0xff01: // ！
+    case 0xff1f: // ？
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Scans normalised text (see normaliseText) into token hashes and flags. */
 export function scanTokens(text: string): Tokens {
   let n = 0;
@@ -111,57 +119,67 @@ export function scanTokens(text: string): Tokens {
   let capital = false;
   let sentenceStart = true;
   const len = text.length;
-  const finishWord = (): void => {
-    if (n === tokenHashes.length) growTokens();
-    tokenHashes[n] = fmix32(h);
-    tokenFlags[n] = (allDigits ? TOKEN_NUMBER : 0) | (capital && !sentenceStart ? TOKEN_ENTITY : 0);
-    n++;
-    inWord = false;
-    sentenceStart = false;
-  };
+  // Upper bound on tokens: one per code unit.
+  if (tokenHashes.length < len + 1) {
+    while (tokenHashes.length < len + 1) growTokens();
+  }
+  const hashes = tokenHashes;
+  const flags = tokenFlags;
   for (let i = 0; i < len; i++) {
     let cp = text.charCodeAt(i);
-    let width = 1;
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < len) {
-      const lo = text.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        cp = ((cp - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
-        width = 2;
+    let cls: number;
+    if (cp < 128) {
+      cls = ASCII_CLASS[cp]!;
+    } else {
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < len) {
+        const lo = text.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          cp = ((cp - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+          i++;
+        }
       }
+      cls = classOf(cp);
     }
-    const cls = classOf(cp);
     if (cls === CLASS_WORD) {
       if (!inWord) {
         inWord = true;
         h = FNV_OFFSET;
         allDigits = true;
-        capital = isUpper(cp);
+        capital = cp < 128 ? cp >= 65 && cp <= 90 : isUpper(cp);
       }
       if (cp < 128) {
-        h = fnvStep(h, cp >= 65 && cp <= 90 ? cp | 0x20 : cp);
-        if (!isDigitCp(cp)) allDigits = false;
+        h = Math.imul(h ^ (cp >= 65 && cp <= 90 ? cp | 0x20 : cp), FNV_PRIME);
+        if (cp > 57) allDigits = false;
       } else {
         const folded = foldChar(cp);
-        for (let j = 0; j < folded.length; j++) h = fnvStep(h, folded.charCodeAt(j));
+        for (let j = 0; j < folded.length; j++) h = Math.imul(h ^ folded.charCodeAt(j), FNV_PRIME);
         allDigits = false;
       }
-    } else {
-      if (inWord) finishWord();
-      if (cls === CLASS_UNSPACED) {
-        if (n === tokenHashes.length) growTokens();
-        // Distinct from any word hash of the same character: seeded differently.
-        tokenHashes[n] = fmix32(fnvStep(FNV_OFFSET ^ 0x5bd1e995, cp));
-        tokenFlags[n] = TOKEN_UNSPACED;
-        n++;
-        sentenceStart = false;
-      } else if (cp >= 128 ? SENTENCE_BREAK.has(String.fromCodePoint(cp)) : SENTENCE_BREAK.has(text[i]!)) {
-        sentenceStart = true;
-      }
+      continue;
     }
-    i += width - 1;
+    if (inWord) {
+      hashes[n] = fmix32(h);
+      flags[n] = (allDigits ? TOKEN_NUMBER : 0) | (capital && !sentenceStart ? TOKEN_ENTITY : 0);
+      n++;
+      inWord = false;
+      sentenceStart = false;
+    }
+    if (cls === CLASS_UNSPACED) {
+      // Distinct from any word hash of the same character: seeded differently.
+      hashes[n] = fmix32(Math.imul(FNV_OFFSET ^ 0x5bd1e995 ^ cp, FNV_PRIME));
+      flags[n] = TOKEN_UNSPACED;
+      n++;
+      sentenceStart = false;
+    } else if (isSentenceBreak(cp)) {
+      sentenceStart = true;
+    }
   }
-  if (inWord) finishWord();
-  return { hashes: tokenHashes.subarray(0, n), flags: tokenFlags.subarray(0, n), count: n };
+  if (inWord) {
+    hashes[n] = fmix32(h);
+    flags[n] = (allDigits ? TOKEN_NUMBER : 0) | (capital && !sentenceStart ? TOKEN_ENTITY : 0);
+    n++;
+  }
+  return { hashes: hashes.subarray(0, n), flags: flags.subarray(0, n), count: n };
 }
 
 let shingleBuf = new Uint32Array(4096);
@@ -177,10 +195,11 @@ export function shingleHashes(tokens: Tokens, k: number): Uint32Array {
   const width = Math.min(n, k);
   if (count > shingleBuf.length) shingleBuf = new Uint32Array(Math.max(count, shingleBuf.length * 2));
   const th = tokens.hashes;
+  const out = shingleBuf;
   for (let i = 0; i < count; i++) {
     let h = 0x2f8a_1c3d;
     for (let j = 0; j < width; j++) h = mixStep(h, th[i + j]!);
-    shingleBuf[i] = fmix32(h ^ width);
+    out[i] = fmix32(h ^ width);
   }
   const view = shingleBuf.subarray(0, count);
   view.sort();
