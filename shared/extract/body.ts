@@ -83,6 +83,8 @@ const BLOCK_TAGS = new Set([
   "caption",
   "legend",
 ]);
+/** Blocks inside the container that conditional cleaning may drop. */
+const CONDITIONAL = new Set(["div", "section", "ul", "ol", "table", "form", "fieldset", "aside"]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 const NEGATIVE =
@@ -105,6 +107,12 @@ interface Stats {
   commas: number;
   score: number;
   initialised: boolean;
+  /** Counts below, for readability-style conditional cleaning. */
+  p: number;
+  img: number;
+  li: number;
+  input: number;
+  embed: number;
 }
 
 function classId(el: Element): string {
@@ -240,7 +248,19 @@ class BodyExtractor {
 
   /** Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors. */
   private measure(el: Element, ancestors: Element[]): Stats {
-    const st: Stats = { text: 0, link: 0, para: 0, commas: 0, score: 0, initialised: false };
+    const st: Stats = {
+      text: 0,
+      link: 0,
+      para: 0,
+      commas: 0,
+      score: 0,
+      initialised: false,
+      p: 0,
+      img: 0,
+      li: 0,
+      input: 0,
+      embed: 0,
+    };
     this.stats.set(el, st);
     const isLink = el.name === "a";
     let ownText = 0;
@@ -252,6 +272,10 @@ class BodyExtractor {
         ownText += n;
         ownCommas += countCommas(t);
       } else if (isElement(child)) {
+        const cn = child.name;
+        if (cn === "img" || cn === "picture") st.img++;
+        else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
+        else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
         if (this.dropped.has(child) || this.shouldDrop(child)) {
           this.dropped.add(child);
           continue;
@@ -263,12 +287,19 @@ class BodyExtractor {
         st.link += c.link;
         st.para += c.para;
         st.commas += c.commas;
+        st.p += c.p;
+        st.img += c.img;
+        st.li += c.li;
+        st.input += c.input;
+        st.embed += c.embed;
       }
     }
     st.text += ownText;
     st.commas += ownCommas;
     if (isLink) st.link = st.text;
     const name = el.name;
+    if (name === "p") st.p++;
+    else if (name === "li") st.li++;
     const paragraphLike =
       name === "p" ||
       name === "pre" ||
@@ -489,7 +520,12 @@ class BodyExtractor {
   }
 
   /** Serialises the chosen elements to paragraphs, leaving out link lists, promos and the headline. */
+  private parts = new Set<Element>();
+  private partsPara = 0;
+
   private render(parts: Element[]): string {
+    this.parts = new Set(parts);
+    this.partsPara = parts.reduce((n, p) => n + (this.stats.get(p)?.para ?? 0), 0);
     const paras: string[] = [];
     let buf = "";
     const flush = (): void => {
@@ -532,6 +568,36 @@ class BodyExtractor {
     return paras.filter((p) => !isPromoLine(p)).join("\n\n");
   }
 
+  /** Readability's conditional cleaning of blocks inside the chosen container. */
+  private cleanConditionally(el: Element, st: Stats): boolean {
+    const ci = classId(el);
+    if (ci && STRONG_BODY.test(ci)) return false;
+    if (el.attribs.itemprop === "articleBody") return false;
+    // A wrapper holding most of the chosen text is the text.
+    if (st.para >= 0.5 * this.partsPara) return false;
+    let weight = 0;
+    if (ci) {
+      if (isNegative(ci)) weight -= 25;
+      if (isPositive(ci)) weight += 25;
+    }
+    const score = st.initialised ? st.score : 0;
+    if (weight + score < 0) return true;
+    if (st.commas >= 10) return false;
+    const isList = el.name === "ul" || el.name === "ol";
+    const ld = this.linkDensity(st);
+    const p = st.p;
+    const li = st.li - 100;
+    const len = st.text;
+    if (st.img > 1 && p / st.img < 0.5) return true;
+    if (!isList && li > p) return true;
+    if (st.input > Math.floor(p / 3)) return true;
+    if (!isList && len < 25 && (st.img === 0 || st.img > 2)) return true;
+    if (!isList && weight < 25 && ld > 0.2) return true;
+    if (weight >= 25 && ld > 0.5) return true;
+    if ((st.embed === 1 && len < 75) || st.embed > 1) return true;
+    return false;
+  }
+
   private skipBlock(el: Element, headline: string | null): boolean {
     const st = this.stats.get(el);
     if (!st) return false;
@@ -542,6 +608,7 @@ class BodyExtractor {
     if (name === "p" || HEADINGS.has(name)) return ld > 0.8 && st.text < 200;
     if (name === "ul" || name === "ol" || name === "dl") return ld > 0.5;
     if (name === "li") return false;
+    if (CONDITIONAL.has(name) && !this.parts.has(el) && this.cleanConditionally(el, st)) return true;
     // Containers: link-heavy blocks with little prose are navigation or related links.
     if (ld > 0.5 && st.para < 200) return true;
     if (ld > 0.33 && st.para < 0.3 * st.text && st.text < 1000 && st.commas < 5) return true;
