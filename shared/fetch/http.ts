@@ -97,6 +97,8 @@ const FEED_TYPES = [
 ];
 /** Types that say nothing reliable; for feeds the body is sniffed instead. */
 const VAGUE_TYPES = ["", "text/plain", "application/octet-stream", "binary/octet-stream"];
+/** Feed hosts that label RSS as HTML; accepted for feeds only when the body is not an HTML page. */
+const FEED_AS_HTML = "text/html";
 
 const ACCEPT_HEADER: Record<AcceptKind, string> = {
   html: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
@@ -146,14 +148,19 @@ function isGzip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-/** Does the body look like markup or JSON (for bodies whose content type says nothing)? */
+/**
+ * Does the body look like what was asked for, when the content type says nothing reliable? Feeds are
+ * often served as text/html or text/plain: anything XML-ish that is not an HTML document, JSON, or gzip.
+ */
 function looksLikeDocument(bytes: Uint8Array, accept: AcceptKind): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 512))
     .toString("latin1")
     .replace(/^(\xef\xbb\xbf|\xfe\xff|\xff\xfe)/, "")
     .trimStart();
-  if (accept === "html") return /^<(!doctype html|html|head|body|!--)/i.test(head);
-  return head.startsWith("<") || head.startsWith("{") || isGzip(bytes);
+  const html = /^<(!doctype html|html|head|body)\b/i.test(head);
+  if (accept === "html") return html || head.startsWith("<!--");
+  const document = isGzip(bytes) || head.startsWith("{") || (head.startsWith("<") && !html);
+  return accept === "any" ? document || html : document;
 }
 
 /** "deflate" is zlib-wrapped per RFC 9110 but some servers send raw deflate: pick by the first bytes. */
@@ -373,7 +380,11 @@ export class HttpClient {
 
         const type = mediaType(contentType);
         const allowed = allowedTypes(opts);
-        const vague = VAGUE_TYPES.includes(type) && opts.accept !== "html" ? true : type === "";
+        const vague =
+          type === "" ||
+          (opts.accept === "feed" &&
+            !opts.contentTypes &&
+            (VAGUE_TYPES.includes(type) || type === FEED_AS_HTML));
         if (!allowed.includes("*") && !allowed.includes(type) && !vague) {
           discard(res.body);
           return fail(
