@@ -224,6 +224,15 @@ export class StorytrailStack extends Stack {
       },
     });
     this.grant(name, fn);
+    // Scheduled runs have no DLQ of their own: an error alarm is how a failed run gets noticed.
+    new cloudwatch.Alarm(this, `${id}ErrorsAlarm`, {
+      alarmDescription: `The ${name} function threw: ${spec.description}`,
+      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: "Sum" }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
     const { buckets } = topology.functions[name].access;
     acknowledgeFunctionRole(
       role,

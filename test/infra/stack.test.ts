@@ -252,6 +252,16 @@ describe("functions", () => {
     );
   });
 
+  it.each(functionNames)("%s: alarms when the function throws", (name: FunctionName) => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "Errors",
+      Namespace: "AWS/Lambda",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalId(stack.functions[name]) } }],
+    });
+  });
+
   it("maps each queue-triggered function to its queue with partial batch failures", () => {
     const queued = functionNames.filter((f) => topology.functions[f].trigger.kind === "queue");
     template.resourceCountIs("AWS::Lambda::EventSourceMapping", queued.length);
