@@ -4,8 +4,8 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
 import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
-import { addArticle, DedupConflictError } from "../shared/dedup/clusterer";
 import { fingerprintSchema } from "../shared/dedup/fingerprint";
+import { addArticleRetrying } from "../shared/dedup/retry-on-conflict";
 import { dedupMessageSchema } from "../shared/records";
 
 const logger = new Logger({ serviceName: "storytrail-dedup" });
@@ -25,16 +25,8 @@ export function createDedupHandler(env: Env) {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
     const article = { ...msg, fingerprint };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const out = await addArticle(store, article);
-        logger.info("clustered", { article_id: msg.article_id, ...out });
-        return;
-      } catch (err) {
-        if (!(err instanceof DedupConflictError) || attempt >= CONFLICT_RETRIES) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 25 * 2 ** attempt));
-      }
-    }
+    const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
+    logger.info("clustered", { article_id: msg.article_id, ...out });
   };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>

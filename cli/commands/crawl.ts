@@ -100,7 +100,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
             `  source ${s.source_id}: discovered ${s.discovered}, new ${s.new}, updated ${s.updated}, seen ${s.seen}, problems ${s.problems}`,
         ),
         `  URLs claimed this run: ${counts.claimed}`,
-        `  articles stored:       ${counts.articles}`,
+        `  fetched as articles:   ${counts.articles} URLs → ${counts.distinct_articles} distinct articles`,
         `  failed (with reason):  ${counts.failed}${Object.keys(counts.failure_reasons).length ? ` ${JSON.stringify(counts.failure_reasons)}` : ""}`,
         `  still pending:         ${counts.pending}`,
         `  dead-lettered:         fetch ${counts.dead_lettered.fetch}, dedup ${counts.dead_lettered.dedup}`,

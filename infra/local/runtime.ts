@@ -53,7 +53,9 @@ export interface DrainStats {
 export interface RunCounts {
   readonly run_id: string;
   readonly claimed: number;
+  /** URLs that became an article (several URLs may become one article through rel=canonical). */
   readonly articles: number;
+  readonly distinct_articles: number;
   readonly failed: number;
   readonly pending: number;
   readonly failure_reasons: Record<string, number>;
@@ -236,12 +238,16 @@ export class LocalRuntime {
     let failed = 0;
     let pending = 0;
     const failure_reasons: Record<string, number> = {};
+    const articleIds = new Set<string>();
     for await (const item of this.scan(this.resources.tables.frontier, {
       expr: "run_id = :r",
       values: { ":r": runId },
     })) {
       claimed++;
-      if (item.status === "fetched") articles++;
+      if (item.status === "fetched") {
+        articles++;
+        articleIds.add(String(item.article_id));
+      }
       else if (item.status === "failed") {
         failed++;
         const reason = String(item.reason);
@@ -267,6 +273,7 @@ export class LocalRuntime {
       run_id: runId,
       claimed,
       articles,
+      distinct_articles: articleIds.size,
       failed,
       pending,
       failure_reasons,
