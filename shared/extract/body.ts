@@ -88,7 +88,7 @@ const CONDITIONAL = new Set(["div", "section", "ul", "ol", "table", "form", "fie
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 const NEGATIVE =
-  /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|widget|widgets|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr|visually|visuallyhidden|hidden|print|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|video|gallery|slideshow|carousel|photo|image|media|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
+  /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr-only|visually-hidden|visuallyhidden|print|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|video|gallery|slideshow|carousel|photo|image|media|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
 const POSITIVE =
   /(?:^|[-_])(?:article|articlebody|body|content|contents|entry|hentry|main|post|story|text|blog|prose|richtext|copy|paragraph|paragraphs|page|lead|intro|standfirst|summary)(?:$|[-_])/;
 /** Class/id that name the article text itself: never dropped, strong container bonus. */
@@ -200,21 +200,26 @@ class BodyExtractor {
   private survey(node: AnyNode): { para: number; strong: boolean } {
     let para = 0;
     let strong = false;
+    let own = 0;
     if (!("children" in node)) return { para, strong };
     for (const child of node.children) {
-      if (child.type === "text") continue;
+      if (child.type === "text") {
+        own += textLength((child as unknown as { data: string }).data);
+        continue;
+      }
       if (!isElement(child) || child.type !== "tag") continue;
       const r = this.survey(child);
       let p = r.para;
       if (child.name === "p") p = Math.max(p, textLength(rawTextOf(child)));
       const ci = classId(child);
       const s = r.strong || child.attribs.itemprop === "articleBody" || (ci !== "" && STRONG_BODY.test(ci));
-      if (s && r.strong) this.strongInside.add(child);
-      else if (s) this.strongInside.add(child);
+      if (s) this.strongInside.add(child);
       this.rawPara.set(child, p);
-      para += child.name === "p" ? Math.max(r.para, p) : p;
+      para += p;
       strong ||= s;
     }
+    // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
+    if (own >= 80 && isElement(node) && node.name !== "a" && node.name !== "p") para += own;
     return { para, strong };
   }
 
@@ -662,3 +667,4 @@ function isAncestor(anc: Element, el: Element): boolean {
 export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
   return new BodyExtractor(root, opts).run();
 }
+export { BodyExtractor as BodyExtractorForDebug };
