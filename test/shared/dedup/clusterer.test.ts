@@ -1,0 +1,139 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { addArticle, type DedupArticle } from "../../../shared/dedup/clusterer";
+import { computeFingerprint } from "../../../shared/dedup/fingerprint";
+import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { clusterRecordSchema } from "../../../shared/records";
+import { article, paragraph } from "./texts";
+
+const now = () => "2024-03-05T00:00:00.000Z";
+
+function doc(id: string, text: string, published_at: string | null, publication = `pub-${id}`): DedupArticle {
+  return {
+    article_id: id,
+    url: `https://${publication}.example/${id}`,
+    publication,
+    headline: `headline ${id}`,
+    published_at,
+    collected_at: "2024-03-04T00:00:00.000Z",
+    fingerprint: computeFingerprint(text),
+  };
+}
+
+/** Partition as a sorted list of sorted member lists (ids are not compared, membership is). */
+function partition(store: MemoryDedupStore): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const a of store.assignments())
+    groups.set(a.cluster_id, [...(groups.get(a.cluster_id) ?? []), a.article_id]);
+  return [...groups.values()].map((g) => g.sort()).sort((x, y) => (x[0]! < y[0]! ? -1 : 1));
+}
+
+describe("addArticle", () => {
+  it("clusters copies, keeps other stories apart, and writes valid records", async () => {
+    const store = new MemoryDedupStore();
+    const a = await addArticle(store, doc("a1", article(1), "2024-03-01T10:00:00Z"), { now });
+    const b = await addArticle(store, doc("a2", `By Jane Roe\n\n${article(1)}`, "2024-03-01T11:00:00Z"), {
+      now,
+    });
+    const c = await addArticle(store, doc("a3", article(2), "2024-03-01T12:00:00Z"), { now });
+    expect(b.cluster_id).toBe(a.cluster_id);
+    expect(c.cluster_id).not.toBe(a.cluster_id);
+    const { summaries, members } = store.snapshot();
+    for (const r of [...summaries, ...members]) clusterRecordSchema.parse(r);
+    const s = summaries.find((x) => x.cluster_id === a.cluster_id)!;
+    expect(s).toMatchObject({ article_count: 2, outlet_count: 2, canonical_article_id: "a1" });
+  });
+
+  it("is idempotent: adding the same article twice changes nothing", async () => {
+    const store = new MemoryDedupStore();
+    await addArticle(store, doc("a1", article(1), "2024-03-01T10:00:00Z"), { now });
+    const d = doc("a2", article(1, 6), "2024-03-01T11:00:00Z");
+    const first = await addArticle(store, d, { now });
+    const before = JSON.stringify(store.snapshot());
+    const again = await addArticle(store, d, { now });
+    expect(again.cluster_id).toBe(first.cluster_id);
+    expect(again.merged).toEqual([]);
+    expect(JSON.stringify(store.snapshot())).toBe(before);
+  });
+
+  it("makes an earlier copy that arrives late the canonical article", async () => {
+    const store = new MemoryDedupStore();
+    const { cluster_id } = await addArticle(store, doc("late", article(4), "2024-03-02T09:00:00Z"), { now });
+    await addArticle(store, doc("early", `${article(4)}\n\nAdvertisement`, "2024-03-01T08:00:00Z"), { now });
+    const s = await store.getCluster(cluster_id);
+    expect(s).toMatchObject({
+      cluster_id,
+      canonical_article_id: "early",
+      first_published_at: "2024-03-01T08:00:00Z",
+      last_published_at: "2024-03-02T09:00:00Z",
+      article_count: 2,
+    });
+  });
+
+  it("merges two clusters bridged by a later article and retires one id with merged_into", async () => {
+    const store = new MemoryDedupStore();
+    const first = article(10, 6);
+    const second = article(10, 6, 6);
+    const x = await addArticle(store, doc("x", first, "2024-03-01T10:00:00Z"), { now });
+    const y = await addArticle(store, doc("y", second, "2024-03-01T09:00:00Z"), { now });
+    expect(x.cluster_id).not.toBe(y.cluster_id);
+    const z = await addArticle(store, doc("z", `${first}\n\n${second}`, "2024-03-01T11:00:00Z"), { now });
+    const [winner, loser] = [x.cluster_id, y.cluster_id].sort() as [string, string];
+    expect(z).toEqual({ cluster_id: winner, merged: [loser] });
+    expect(await store.getCluster(loser)).toMatchObject({ merged_into: winner });
+    const w = await store.getCluster(winner);
+    expect(w).toMatchObject({ article_count: 3, outlet_count: 3, canonical_article_id: "y" });
+    expect(w?.merged_into).toBeUndefined();
+    const members = store.snapshot().members;
+    expect(
+      members
+        .filter((m) => m.cluster_id === winner)
+        .map((m) => m.article_id)
+        .sort(),
+    ).toEqual(["x", "y", "z"]);
+    expect(members.some((m) => m.cluster_id === loser)).toBe(false);
+    expect((await store.getArticle("y"))?.cluster_id).toBe(winner);
+  });
+
+  it("never merges short articles, even identical ones", async () => {
+    const store = new MemoryDedupStore();
+    const text = "Road closed after storm. More soon.";
+    const a = await addArticle(store, doc("s1", text, null), { now });
+    const b = await addArticle(store, doc("s2", text, null), { now });
+    expect(a.cluster_id).not.toBe(b.cluster_id);
+  });
+
+  it("gives the same partition whatever the arrival order", async () => {
+    // Three stories with copies, truncations, a bridge between two halves, and unrelated articles.
+    const docs: DedupArticle[] = [
+      doc("s1-orig", article(21, 10), "2024-03-01T10:00:00Z"),
+      doc("s1-trunc", article(21, 4), "2024-03-01T11:00:00Z"),
+      doc("s1-byline", `By A. Writer\n\n${article(21, 10)}\n\nAdvertisement`, "2024-03-01T12:00:00Z"),
+      doc("s1-more", `${article(21, 10)}\n\n${paragraph(90, 1)}`, null),
+      doc("s2-a", article(22, 6), "2024-03-01T10:00:00Z"),
+      doc("s2-b", article(22, 6, 6), "2024-03-01T10:30:00Z"),
+      doc("s2-bridge", `${article(22, 6)}\n\n${article(22, 6, 6)}`, "2024-03-01T13:00:00Z"),
+      doc("s3", article(23, 8), "2024-03-02T10:00:00Z"),
+      doc("s3-copy", article(23, 7), "2024-03-02T11:00:00Z"),
+      doc("solo-1", article(24, 8), "2024-03-02T10:00:00Z"),
+      doc("solo-2", article(25, 8), "2024-03-02T10:00:00Z"),
+      doc("short", "Brief: storm warning tonight.", null),
+    ];
+    const reference = new MemoryDedupStore();
+    for (const d of docs) await addArticle(reference, d, { now });
+    const expected = partition(reference);
+    expect(expected).toContainEqual(["s1-byline", "s1-more", "s1-orig", "s1-trunc"]);
+    expect(expected).toContainEqual(["s2-a", "s2-b", "s2-bridge"]);
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray(docs, { minLength: docs.length }), async (order) => {
+        const store = new MemoryDedupStore();
+        for (const d of order) await addArticle(store, d, { now });
+        expect(partition(store)).toEqual(expected);
+        // Summaries of live clusters count their members exactly.
+        const live = store.snapshot().summaries.filter((s) => !s.merged_into);
+        expect(live.reduce((n, s) => n + s.article_count, 0)).toBe(docs.length);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
