@@ -88,7 +88,7 @@ const CONDITIONAL = new Set(["div", "section", "ul", "ol", "table", "form", "fie
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 const NEGATIVE =
-  /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr-only|visually-hidden|visuallyhidden|print|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|video|gallery|slideshow|carousel|photo|image|media|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
+  /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr-only|visually-hidden|visuallyhidden|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|slideshow|carousel|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
 const POSITIVE =
   /(?:^|[-_])(?:article|articlebody|body|content|contents|entry|hentry|main|post|story|text|blog|prose|richtext|copy|paragraph|paragraphs|page|lead|intro|standfirst|summary)(?:$|[-_])/;
 /** Class/id that name the article text itself: never dropped, strong container bonus. */
@@ -194,6 +194,8 @@ class BodyExtractor {
   constructor(
     private readonly root: AnyNode,
     private readonly opts: BodyOptions,
+    /** Second pass for pages the class signals emptied: tags and hidden state only. */
+    private readonly lenient = false,
   ) {}
 
   /** Paragraph text per element before any removal, and which elements hold a strong body marker. */
@@ -238,7 +240,7 @@ class BodyExtractor {
       return !this.holdsMostText(el);
     if (el.attribs.itemprop === "articleBody") return false;
     const ci = classId(el);
-    if (ci && isNegative(ci)) {
+    if (ci && !this.lenient && isNegative(ci)) {
       if (this.strongInside.has(el)) return false;
       if (isPositive(ci) && this.holdsMostText(el)) return false;
       if (this.holdsMostText(el) && (this.rawPara.get(el) ?? 0) > 0.8 * this.totalPara) return false;
@@ -664,7 +666,13 @@ function isAncestor(anc: Element, el: Element): boolean {
   return false;
 }
 
+/** Below this many characters the class-based pass probably removed the article with its wrapper. */
+const RETRY_CHARS = 250;
+
 export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
-  return new BodyExtractor(root, opts).run();
+  const first = new BodyExtractor(root, opts).run();
+  if (first.text.length >= RETRY_CHARS) return first;
+  const second = new BodyExtractor(root, opts, true).run();
+  return second.text.length > first.text.length ? second : first;
 }
 export { BodyExtractor as BodyExtractorForDebug };
