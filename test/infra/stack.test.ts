@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { App, type CfnElement, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SCHEDULE_INPUT_BYTES, type ScheduledSource, scheduleInputs } from "../../infra/schedule-inputs";
 import { StorytrailStack } from "../../infra/stack";
 import {
@@ -54,6 +54,8 @@ beforeAll(() => {
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Record<string, Resource>;
 });
+
+afterAll(() => rmSync(app.outdir, { recursive: true, force: true }));
 
 const logicalId = (construct: IConstruct): string =>
   stack.resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
