@@ -36,6 +36,17 @@ export function endpointsFromEnv(env: Readonly<Record<string, string | undefined
 
 const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
 
+const observers = new Set<(c: AwsClients) => void>();
+
+/**
+ * Calls `hook` with every client set makeClients creates from now on (the benchmarks attach a
+ * request meter this way); returns the function that unregisters it. Nothing changes without a hook.
+ */
+export function observeClients(hook: (c: AwsClients) => void): () => void {
+  observers.add(hook);
+  return () => observers.delete(hook);
+}
+
 export function makeClients(
   endpoints: Endpoints = {},
   region = process.env.AWS_REGION ?? "us-east-1",
@@ -43,7 +54,7 @@ export function makeClients(
   const local = (endpoint: string | undefined) =>
     endpoint ? { endpoint, region, credentials: LOCAL_CREDENTIALS } : { region };
   const dynamo = new DynamoDBClient({ ...local(endpoints.dynamodb), maxAttempts: 5 });
-  return {
+  const clients: AwsClients = {
     dynamo,
     doc: DynamoDBDocumentClient.from(dynamo, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
@@ -53,6 +64,8 @@ export function makeClients(
     s3: new S3Client({ ...local(endpoints.s3), forcePathStyle: Boolean(endpoints.s3) }),
     streams: new DynamoDBStreamsClient({ ...local(endpoints.dynamodb) }),
   };
+  for (const hook of observers) hook(clients);
+  return clients;
 }
 
 export function destroyClients(c: AwsClients): void {

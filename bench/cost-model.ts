@@ -1,0 +1,266 @@
+/**
+ * Cost model: what a local run measured per article (requests, capacity units, bytes, handler time)
+ * plus the settings that scale it → dollars per million articles at AWS list prices (bench/prices.ts).
+ * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
+ */
+import { GB, PRICES, type Prices } from "./prices";
+
+// ---- billing rules ----------------------------------------------------------------------------
+
+export type ReadMode = "eventual" | "strong" | "transactional";
+
+/** DynamoDB read request units: 4 KB units, eventual = 0.5, strong = 1, transactional = 2 per unit. */
+export function readUnits(bytes: number, mode: ReadMode = "strong"): number {
+  const units = Math.max(1, Math.ceil(bytes / 4096));
+  return units * (mode === "eventual" ? 0.5 : mode === "transactional" ? 2 : 1);
+}
+
+/** DynamoDB write request units: 1 KB units, doubled inside a transaction. */
+export function writeUnits(bytes: number, transactional = false): number {
+  return Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+}
+
+/** SQS bills every 64 KB chunk of a request's payload as one request. */
+export function sqsBilledRequests(payloadBytes: number, prices: Prices = PRICES): number {
+  return Math.max(1, Math.ceil(payloadBytes / prices.sqsChunkBytes));
+}
+
+/** Lambda GB-seconds of one invocation (duration billed in whole milliseconds). */
+export function lambdaGbSeconds(durationMs: number, memoryMb: number): number {
+  return (Math.ceil(durationMs) / 1000) * (memoryMb / 1024);
+}
+
+/** Size of a DynamoDB attribute value by DynamoDB's rules (numbers approximated by their digits). */
+function valueSize(v: unknown): number {
+  if (v === null || v === undefined || typeof v === "boolean") return 1;
+  if (typeof v === "string") return Buffer.byteLength(v, "utf8");
+  if (typeof v === "number" || typeof v === "bigint") {
+    const digits = String(v)
+      .replace(/[^0-9]/g, "")
+      .replace(/^0+/, "").length;
+    return Math.ceil(Math.max(1, digits) / 2) + 1;
+  }
+  if (v instanceof Uint8Array) return v.byteLength;
+  if (v instanceof Set) return [...v].reduce((s: number, x) => s + valueSize(x), 0);
+  if (Array.isArray(v)) return 3 + v.reduce((s: number, x) => s + 1 + valueSize(x), 0);
+  if (typeof v === "object") {
+    return 3 + Object.entries(v).reduce((s, [k, x]) => s + 1 + Buffer.byteLength(k) + valueSize(x), 0);
+  }
+  return 1;
+}
+
+/** Item size as DynamoDB counts it: attribute names plus values. */
+export function dynamoItemSize(item: Readonly<Record<string, unknown>>): number {
+  let size = 0;
+  for (const [k, v] of Object.entries(item)) size += Buffer.byteLength(k) + valueSize(v);
+  return size;
+}
+
+// ---- usage ------------------------------------------------------------------------------------
+
+/** What a metered local run observed, per article unless named otherwise. */
+export interface Observed {
+  readonly articles: number;
+  /** Per function: invocations per article, CPU and I/O-wait ms and application log bytes (at INFO) per invocation. */
+  readonly functions: Readonly<
+    Record<string, { invocationsPerArticle: number; cpuMs: number; ioMs: number; appLogBytes: number }>
+  >;
+  /** Mean messages per fetch invocation (one FIFO group = one host per batch). */
+  readonly fetchBatchSize: number;
+  readonly sqs: { fifoRequests: number; standardRequests: number };
+  /** Per table: RRU and WRU per article (ConsumedCapacity, transactions doubled) and stored bytes. */
+  readonly tables: Readonly<Record<string, { rru: number; wru: number; storedBytes: number }>>;
+  readonly s3: { puts: number; gets: number; storedBytes: number };
+  /** Settings the run used, so alternatives can be scaled from them. */
+  readonly rawSampleRate: number;
+  readonly lshBandsTotal: number;
+}
+
+export interface Settings {
+  readonly memoryMb: Readonly<Record<string, number>>;
+  /** STORYTRAIL_MIN_HOST_DELAY_MS: the fetch handler sleeps this long between pages of one host. */
+  readonly minHostDelayMs: number;
+  /** Assumed time a real publisher takes to answer a page (loopback answers in ~1 ms). */
+  readonly pageLatencyMs: number;
+  readonly rawSampleRate: number;
+  /** LSH bands over the signature plus the lede bands: one Buckets item and one query each. */
+  readonly lshBandsTotal: number;
+  /** Application logs at INFO (one line per article per function) or WARN (none on success). */
+  readonly logLevel: "INFO" | "WARN";
+  /** Months the stored bytes are kept (storage is billed per month). */
+  readonly storageMonths: number;
+}
+
+/** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
+export const FULL_VCPU_MB = 1769;
+/** START, END and REPORT lines Lambda writes per invocation (REPORT with an X-Ray trace id). */
+export const PLATFORM_LOG_BYTES_PER_INVOCATION = 420;
+
+export interface CostLine {
+  readonly service: string;
+  readonly item: string;
+  /** Quantity per million articles, in `unit`. */
+  readonly quantity: number;
+  readonly unit: string;
+  readonly usd: number;
+}
+
+/** Duration of one invocation at the given memory: CPU stretched below a full vCPU, plus waits. */
+export function invocationMs(
+  fn: string,
+  obs: Observed,
+  s: Settings,
+): { ms: number; cpuMs: number; waitMs: number } {
+  const f = obs.functions[fn];
+  if (!f) return { ms: 0, cpuMs: 0, waitMs: 0 };
+  const mem = s.memoryMb[fn] ?? 1024;
+  const cpuMs = f.cpuMs * Math.max(1, FULL_VCPU_MB / mem);
+  let waitMs = f.ioMs;
+  if (fn === "fetch") {
+    // A batch is one host's pages in order: each waits for the publisher, and every page after the
+    // first also waits out whatever is left of the host delay.
+    const k = obs.fetchBatchSize;
+    waitMs += k * s.pageLatencyMs + (k - 1) * Math.max(0, s.minHostDelayMs - s.pageLatencyMs);
+  }
+  return { ms: cpuMs + waitMs, cpuMs, waitMs };
+}
+
+/** Dollars per million articles, line by line. */
+export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
+  const M = 1e6;
+  const lines: CostLine[] = [];
+  let invocations = 0;
+  let logBytes = 0;
+  for (const [fn, f] of Object.entries(obs.functions)) {
+    const inv = f.invocationsPerArticle * M;
+    invocations += inv;
+    const { ms } = invocationMs(fn, obs, s);
+    const gbs = inv * lambdaGbSeconds(ms, s.memoryMb[fn] ?? 1024);
+    lines.push({
+      service: "Lambda",
+      item: `${fn} compute (${s.memoryMb[fn] ?? 1024} MB, ${ms.toFixed(0)} ms/inv)`,
+      quantity: gbs,
+      unit: "GB-s",
+      usd: gbs * prices.lambdaArmPerGbSecond,
+    });
+    logBytes += inv * (PLATFORM_LOG_BYTES_PER_INVOCATION + (s.logLevel === "INFO" ? f.appLogBytes : 0));
+  }
+  lines.push({
+    service: "Lambda",
+    item: "requests",
+    quantity: invocations,
+    unit: "requests",
+    usd: invocations * prices.lambdaPerRequest,
+  });
+  lines.push({
+    service: "SQS",
+    item: "FIFO requests (fetch queue)",
+    quantity: obs.sqs.fifoRequests * M,
+    unit: "requests",
+    usd: obs.sqs.fifoRequests * M * prices.sqsFifoPerRequest,
+  });
+  lines.push({
+    service: "SQS",
+    item: "standard requests (dedup queue)",
+    quantity: obs.sqs.standardRequests * M,
+    unit: "requests",
+    usd: obs.sqs.standardRequests * M * prices.sqsStandardPerRequest,
+  });
+  let stored = 0;
+  for (const [table, t] of Object.entries(obs.tables)) {
+    // Buckets items and their queries scale with the number of bands.
+    const scale = table === "buckets" ? s.lshBandsTotal / obs.lshBandsTotal : 1;
+    const wru = t.wru * scale * M;
+    const rru = t.rru * scale * M;
+    stored += t.storedBytes * scale;
+    lines.push({
+      service: "DynamoDB",
+      item: `${table} writes`,
+      quantity: wru,
+      unit: "WRU",
+      usd: wru * prices.dynamoPerWru,
+    });
+    lines.push({
+      service: "DynamoDB",
+      item: `${table} reads`,
+      quantity: rru,
+      unit: "RRU",
+      usd: rru * prices.dynamoPerRru,
+    });
+  }
+  const storedGb = (stored * M) / GB;
+  lines.push({
+    service: "DynamoDB",
+    item: `storage (${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"})`,
+    quantity: storedGb * s.storageMonths,
+    unit: "GB-month",
+    usd: storedGb * s.storageMonths * prices.dynamoStoragePerGbMonth,
+  });
+  const sampleScale = obs.rawSampleRate > 0 ? s.rawSampleRate / obs.rawSampleRate : 0;
+  const puts = obs.s3.puts * sampleScale * M;
+  lines.push({
+    service: "S3",
+    item: "PUT (raw samples)",
+    quantity: puts,
+    unit: "requests",
+    usd: puts * prices.s3PerPut,
+  });
+  const gets = obs.s3.gets * M;
+  lines.push({ service: "S3", item: "GET", quantity: gets, unit: "requests", usd: gets * prices.s3PerGet });
+  const s3Gb = (obs.s3.storedBytes * sampleScale * M) / GB;
+  lines.push({
+    service: "S3",
+    item: `storage (${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"})`,
+    quantity: s3Gb * s.storageMonths,
+    unit: "GB-month",
+    usd: s3Gb * s.storageMonths * prices.s3StoragePerGbMonth,
+  });
+  lines.push({
+    service: "CloudWatch Logs",
+    item: `ingestion (${s.logLevel})`,
+    quantity: logBytes / GB,
+    unit: "GB",
+    usd: (logBytes / GB) * prices.logsIngestPerGb,
+  });
+  lines.push({
+    service: "X-Ray",
+    item: "traces (one per invocation)",
+    quantity: invocations,
+    unit: "traces",
+    usd: invocations * prices.xrayPerTrace,
+  });
+  return lines;
+}
+
+export function totalUsd(lines: readonly CostLine[]): number {
+  return lines.reduce((s, l) => s + l.usd, 0);
+}
+
+export interface Alternative {
+  readonly label: string;
+  readonly settings: Settings;
+  readonly usdPerMillion: number;
+  /** Change against the default settings, in dollars per million articles. */
+  readonly deltaUsd: number;
+}
+
+/** Re-computes the total with one setting changed at a time; sorted by how much each one moves it. */
+export function sensitivity(
+  obs: Observed,
+  defaults: Settings,
+  changes: readonly { label: string; change: Partial<Settings> }[],
+  prices: Prices = PRICES,
+): Alternative[] {
+  const base = totalUsd(costBreakdown(obs, defaults, prices));
+  return changes
+    .map(({ label, change }) => {
+      const settings: Settings = {
+        ...defaults,
+        ...change,
+        memoryMb: { ...defaults.memoryMb, ...(change.memoryMb ?? {}) },
+      };
+      const usd = totalUsd(costBreakdown(obs, settings, prices));
+      return { label, settings, usdPerMillion: usd, deltaUsd: usd - base };
+    })
+    .sort((a, b) => Math.abs(b.deltaUsd) - Math.abs(a.deltaUsd));
+}
