@@ -4,8 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: "forks",
     // Handlers log JSON through Powertools; tests only want warnings and errors.
     env: { POWERTOOLS_LOG_LEVEL: "WARN", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
 import { registerExtract } from "./commands/extract";
+import { registerReextract } from "./commands/reextract";
 import { registerUrl } from "./commands/url";
 
 const program = new Command()
@@ -13,6 +14,7 @@ const program = new Command()
 registerCrawl(program);
 registerUrl(program);
 registerExtract(program);
+registerReextract(program);
 registerDedup(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,87 @@
+/**
+ * Re-running the current extractor over stored raw samples: what would change in the stored
+ * articles. Pure comparison; the caller supplies the samples and the stored records.
+ */
+import { EXTRACTOR_VERSION, extractArticle } from "../extract/article";
+import type { Article, Extraction } from "../records";
+import type { RawSample } from "./ports";
+
+/** The extracted fields worth reporting; body changes are summarised by length, not printed. */
+const COMPARED = [
+  "headline",
+  "body",
+  "section",
+  "published_at",
+  "published_day",
+  "published_at_source",
+  "date_flag",
+  "modified_at",
+  "language",
+  "word_count",
+  "is_accessible_for_free",
+] as const satisfies readonly (keyof Extraction)[];
+
+export type ComparedField = (typeof COMPARED)[number];
+
+export interface FieldChange {
+  readonly field: ComparedField;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+export interface SampleReport {
+  readonly key: string;
+  readonly article_id: string;
+  readonly url: string;
+  readonly before_version: string | null;
+  readonly after_version: string;
+  /** null when no stored article was found for the sample (e.g. a thin page, recorded as a failure). */
+  readonly changes: FieldChange[] | null;
+  readonly extraction: Extraction;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+export function compareExtraction(stored: Partial<Article>, fresh: Extraction): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const field of COMPARED) {
+    const before = stored[field];
+    const after = fresh[field];
+    if (same(before, after)) continue;
+    changes.push(
+      field === "body"
+        ? { field, before: `${String(before ?? "").length} chars`, after: `${String(after ?? "").length} chars` }
+        : { field, before, after },
+    );
+  }
+  return changes;
+}
+
+/** The article id a raw-sample key names (`raw/<article_id>.html.gz`). */
+export function articleIdOfKey(key: string): string {
+  return key.replace(/^.*\//, "").replace(/\.html\.gz$/, "");
+}
+
+export async function* reextract(
+  samples: AsyncIterable<RawSample>,
+  stored: (article_id: string) => Promise<Partial<Article> | null>,
+): AsyncGenerator<SampleReport> {
+  for await (const s of samples) {
+    const article_id = articleIdOfKey(s.key);
+    const extraction = extractArticle({
+      html: s.html,
+      url: s.url,
+      now: new Date(s.collected_at || Date.now()),
+    });
+    const before = await stored(article_id);
+    yield {
+      key: s.key,
+      article_id,
+      url: s.url,
+      before_version: before?.extractor_version ?? null,
+      after_version: EXTRACTOR_VERSION,
+      changes: before ? compareExtraction(before, extraction) : null,
+      extraction,
+    };
+  }
+}
