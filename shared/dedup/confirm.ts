@@ -8,7 +8,7 @@
  * same-topic rewrites).
  */
 
-import { factAgreement, sketchContainment, sketchHas } from "./features";
+import { factAgreement, sketchHas } from "./features";
 import type { FingerprintView } from "./fingerprint";
 import { estimateContainment, estimateJaccard } from "./minhash";
 import { type MatchParams, matchParams } from "./params";
@@ -27,7 +27,6 @@ export interface MatchResult {
   readonly reason: MatchReason;
   readonly jaccard: number;
   readonly containment: number;
-  readonly numberAgreement: number | null;
   readonly entityAgreement: number | null;
   /** Numbers / entities in shared contexts, and how many agree. */
   readonly numberFacts: { shared: number; agree: number };
@@ -73,7 +72,6 @@ export function compareFingerprints(
   const base = {
     jaccard: 0,
     containment: 0,
-    numberAgreement: null,
     entityAgreement: null,
     numberFacts: none,
     entityFacts: none,
@@ -87,7 +85,6 @@ export function compareFingerprints(
     a.shingles <= b.shingles
       ? estimateContainment(a.sig, b.sig, a.shingles, b.shingles)
       : estimateContainment(b.sig, a.sig, b.shingles, a.shingles);
-  const numberAgreement = sketchContainment(a.numbers, a.numberCount, b.numbers, b.numberCount, sketchSize);
   const ents = entityAgreement(a, b);
   const numberFacts = factAgreement(
     a.numberContexts,
@@ -103,7 +100,7 @@ export function compareFingerprints(
     b.entityValues,
     sketchSize,
   );
-  const scores = { jaccard, containment, numberAgreement, entityAgreement: ents, numberFacts, entityFacts };
+  const scores = { jaccard, containment, entityAgreement: ents, numberFacts, entityFacts };
   if (jaccard < params.jaccard && containment < params.containment) {
     return { match: false, reason: "dissimilar", ...scores };
   }

@@ -9,8 +9,6 @@ import type { Tokens } from "./shingles";
 import { TOKEN_ENTITY, TOKEN_NUMBER } from "./shingles";
 
 export interface TextFeatures {
-  /** Bottom-k of the distinct number-token hashes, ascending. */
-  numbers: Uint32Array;
   numberCount: number;
   /** Bottom-k of the distinct entity-token hashes, ascending. */
   entities: Uint32Array;
@@ -133,43 +131,11 @@ export function extractFeatures(tokens: Tokens, sketchSize: number, topCount: nu
     numberValues: numberFacts.values,
     entityContexts: entityFacts.contexts,
     entityValues: entityFacts.values,
-    numbers: bottomK(numArr, sketchSize),
     numberCount: distinctCount(numArr),
     entities: bottomK(entArr, sketchSize),
     entityCount: entArr.length,
     topEntities: Uint32Array.from(top),
   };
-}
-
-/**
- * Estimated share of the smaller set's items present in the larger one, from two bottom-k sketches
- * (compared only below the point where both sketches are complete). null when there is nothing to
- * compare.
- */
-export function sketchContainment(
-  a: Uint32Array,
-  aCount: number,
-  b: Uint32Array,
-  bCount: number,
-  k: number,
-): number | null {
-  const [small, smallCount, large, largeCount] =
-    aCount <= bCount ? [a, aCount, b, bCount] : [b, bCount, a, aCount];
-  if (smallCount === 0) return null;
-  let limit = 0xffffffff;
-  if (smallCount > k && small.length > 0) limit = Math.min(limit, small[small.length - 1]!);
-  if (largeCount > k && large.length > 0) limit = Math.min(limit, large[large.length - 1]!);
-  let seen = 0;
-  let hit = 0;
-  let j = 0;
-  for (let i = 0; i < small.length; i++) {
-    const v = small[i]!;
-    if (v > limit) break;
-    seen++;
-    while (j < large.length && large[j]! < v) j++;
-    if (j < large.length && large[j] === v) hit++;
-  }
-  return seen === 0 ? null : hit / seen;
 }
 
 /** Whether a sorted sketch holds a value (binary search). */

@@ -32,8 +32,7 @@ export const fingerprintSchema = z.object({
   tokens: z.number().int().nonnegative(),
   /** Distinct shingles in the body (the set size used to estimate containment). */
   shingles: z.number().int().nonnegative(),
-  /** Bottom-k of distinct number-token hashes and their total count. */
-  nums: base64,
+  /** Distinct number tokens. */
   num_count: z.number().int().nonnegative(),
   /** Bottom-k of distinct entity-token hashes and their total count. */
   ents: base64,
@@ -56,7 +55,6 @@ export interface FingerprintView {
   readonly lede: Uint32Array;
   readonly tokens: number;
   readonly shingles: number;
-  readonly numbers: Uint32Array;
   readonly numberCount: number;
   readonly entities: Uint32Array;
   readonly entityCount: number;
@@ -116,7 +114,6 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
     lede: encodeUint32(lede),
     tokens: tokenCount,
     shingles: shingles.length,
-    nums: encodeUint32(features.numbers),
     num_count: features.numberCount,
     ents: encodeUint32(features.entities),
     ent_count: features.entityCount,
@@ -140,7 +137,6 @@ export function viewFingerprint(fp: Fingerprint): FingerprintView {
       lede: decodeUint32(fp.lede),
       tokens: fp.tokens,
       shingles: fp.shingles,
-      numbers: decodeUint32(fp.nums),
       numberCount: fp.num_count,
       entities: decodeUint32(fp.ents),
       entityCount: fp.ent_count,

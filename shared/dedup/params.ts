@@ -17,7 +17,7 @@ export const fingerprintParams = {
   /** MinHash permutations of the lede signature. */
   ledePerms: 32,
   /** Bottom-k size of the number and entity sketches. */
-  sketchSize: 64,
+  sketchSize: 32,
   /** Most frequent entity tokens kept. */
   topEntities: 6,
 } as const;
