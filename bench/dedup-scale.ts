@@ -20,7 +20,7 @@ async function writeInput(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const out = createWriteStream(file);
   for (const a of syntheticArticles(n, 600, 7)) {
-    if (!out.write(`${JSON.stringify(a)}\n`)) await new Promise((r) => out.once("drain", r));
+    if (!out.write(`${JSON.stringify(a)}\n`)) await new Promise<void>((r) => out.once("drain", () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
 }
