@@ -1,0 +1,131 @@
+/**
+ * Nothing is lost: every URL a run claims ends as an article, a recorded failure with its reason,
+ * or a DLQ message; malformed messages land in the DLQ; a message handled twice changes nothing.
+ */
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LocalRuntime } from "../../../infra/local/runtime";
+import { articleIdFor } from "../../../shared/url/canonical-url";
+import { type NewsServer, send, startNewsServer } from "../../support/news-server";
+import { uniquePrefix } from "../../support/unique-prefix";
+
+const words = (n: number, seed: string) =>
+  Array.from({ length: n }, (_, i) => `${seed}${(i * 7919) % 1000}`).join(" ");
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>
+<meta property="article:published_time" content="2026-11-30T10:00:00Z"></head>
+<body><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
+
+describe("failure paths of a local run", () => {
+  let site: NewsServer;
+  let runtime: LocalRuntime;
+  let attemptsOn500 = 0;
+
+  beforeAll(async () => {
+    site = await startNewsServer({
+      "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n"),
+      "/good": send("text/html; charset=utf-8", page("A good story", words(300, "good"))),
+      "/gone": send("text/html", "gone", {}, 404),
+      "/thin": send("text/html; charset=utf-8", page("Thin", "Subscribe to read.")),
+      "/image": send("image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47])),
+      "/broken": (_req, res) => {
+        attemptsOn500++;
+        res.writeHead(500, { "content-type": "text/html" }).end("oops");
+      },
+    });
+    const urls = ["/good", "/gone", "/thin", "/image", "/broken"].map(
+      (p) => `<url><loc>${site.url(p)}</loc></url>`,
+    );
+    site.route(
+      "/sitemap.xml",
+      send(
+        "application/xml",
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
+      ),
+    );
+    runtime = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("fail"),
+      settings: {
+        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+        STORYTRAIL_MIN_HOST_DELAY_MS: "0",
+        STORYTRAIL_RAW_SAMPLE_RATE: "0",
+      },
+    });
+    const sources = {
+      sources: [
+        { id: "t", publication: "Test Times", homepage: site.url("/"), sitemaps: [site.url("/sitemap.xml")] },
+      ],
+    };
+    await runtime.discover({ sources, run_id: "r1" });
+    // A message no handler can parse: it must be retried, then parked in the DLQ, not dropped.
+    await runtime.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: runtime.resources.queueUrls.fetch,
+        MessageBody: "{not json",
+        MessageGroupId: "garbage",
+        MessageDeduplicationId: "garbage-1",
+      }),
+    );
+    await runtime.drain();
+  });
+
+  afterAll(async () => {
+    await runtime?.close();
+    await site?.close();
+  });
+
+  it("records every failure with its reason and the counts add up", async () => {
+    const counts = await runtime.runCounts("r1");
+    expect(counts.claimed).toBe(5);
+    expect(counts.articles).toBe(1);
+    expect(counts.failure_reasons).toEqual({ http_404: 1, thin_content: 1, not_html: 1, http_5xx: 1 });
+    expect(counts.articles + counts.failed + counts.pending).toBe(counts.claimed);
+    expect(counts.pending).toBe(0);
+  });
+
+  it("retries a transient failure up to the redrive limit, then dead-letters it, as does a malformed message", async () => {
+    expect(attemptsOn500).toBe(3); // maxReceiveCount of the fetch queue
+    expect(await runtime.deadLettered("fetch")).toBe(2);
+  });
+
+  it("keeps a raw sample of a thin page so extraction can be re-run", async () => {
+    const frontier = await runtime.items("frontier");
+    const thin = frontier.find((f) => f.url === site.url("/thin"));
+    expect(String(thin?.detail)).toContain(`raw/${articleIdFor(site.url("/thin"))}.html.gz`);
+  });
+
+  it("handles a redelivered fetch message without changing the outcome", async () => {
+    const before = await runtime.items("articles");
+    const clustersBefore = await runtime.items("clusters");
+    await runtime.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: runtime.resources.queueUrls.fetch,
+        MessageBody: JSON.stringify({
+          url: site.url("/good"),
+          source_id: "t",
+          publication: "Test Times",
+          discovered_from: site.url("/sitemap.xml"),
+          run_id: "r1",
+        }),
+        MessageGroupId: "again",
+        MessageDeduplicationId: "again-1",
+      }),
+    );
+    await runtime.drain();
+    const after = await runtime.items("articles");
+    expect(after.length).toBe(before.length);
+    const strip = (xs: Record<string, unknown>[]) =>
+      xs
+        .map(({ collected_at: _c, updated_at: _u, ...rest }) => rest)
+        .sort((a, b) => String(a.item ?? a.article_id).localeCompare(String(b.item ?? b.article_id)));
+    expect(strip(after).map((a) => [a.article_id, a.headline, a.body, a.cluster_id])).toEqual(
+      strip(before).map((a) => [a.article_id, a.headline, a.body, a.cluster_id]),
+    );
+    const clustersAfter = await runtime.items("clusters");
+    expect(clustersAfter.filter((c) => c.record_type === "member")).toHaveLength(
+      clustersBefore.filter((c) => c.record_type === "member").length,
+    );
+  });
+});
