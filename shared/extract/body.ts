@@ -126,16 +126,43 @@ function tokens(ci: string): string[] {
   return ci.split(/\s+/).filter(Boolean);
 }
 
+// Class strings repeat across elements and pages: remember each verdict (bounded).
+const negativeCache = new Map<string, boolean>();
+const positiveCache = new Map<string, boolean>();
+
+function cached(cache: Map<string, boolean>, ci: string, re: RegExp): boolean {
+  const hit = cache.get(ci);
+  if (hit !== undefined) return hit;
+  let v = false;
+  for (const t of tokens(ci)) {
+    if (re.test(t)) {
+      v = true;
+      break;
+    }
+  }
+  if (cache.size > 20_000) cache.clear();
+  cache.set(ci, v);
+  return v;
+}
+
+const strongCache = new Map<string, boolean>();
+
+function isStrongBody(ci: string): boolean {
+  if (ci === "") return false;
+  const hit = strongCache.get(ci);
+  if (hit !== undefined) return hit;
+  const v = STRONG_BODY.test(ci);
+  if (strongCache.size > 20_000) strongCache.clear();
+  strongCache.set(ci, v);
+  return v;
+}
+
 function isNegative(ci: string): boolean {
-  if (!ci) return false;
-  for (const t of tokens(ci)) if (NEGATIVE.test(t.replace(/([a-z])([A-Z])/g, "$1-$2"))) return true;
-  return false;
+  return ci !== "" && cached(negativeCache, ci, NEGATIVE);
 }
 
 function isPositive(ci: string): boolean {
-  if (!ci) return false;
-  for (const t of tokens(ci)) if (POSITIVE.test(t)) return true;
-  return false;
+  return ci !== "" && cached(positiveCache, ci, POSITIVE);
 }
 
 function isHidden(el: Element): boolean {
@@ -199,30 +226,33 @@ class BodyExtractor {
   ) {}
 
   /** Paragraph text per element before any removal, and which elements hold a strong body marker. */
-  private survey(node: AnyNode): { para: number; strong: boolean } {
+  private survey(node: AnyNode): { para: number; strong: boolean; text: number } {
     let para = 0;
     let strong = false;
     let own = 0;
-    if (!("children" in node)) return { para, strong };
+    let text = 0;
+    if (!("children" in node)) return { para, strong, text };
     for (const child of node.children) {
       if (child.type === "text") {
         own += textLength((child as unknown as { data: string }).data);
         continue;
       }
-      if (!isElement(child) || child.type !== "tag") continue;
-      const r = this.survey(child);
-      let p = r.para;
-      if (child.name === "p") p = Math.max(p, textLength(rawTextOf(child)));
-      const ci = classId(child);
-      const s = r.strong || child.attribs.itemprop === "articleBody" || (ci !== "" && STRONG_BODY.test(ci));
-      if (s) this.strongInside.add(child);
-      this.rawPara.set(child, p);
+      if (child.type !== "tag") continue;
+      const el = child as Element;
+      const r = this.survey(el);
+      text += r.text;
+      const p = el.name === "p" ? Math.max(r.para, r.text) : r.para;
+      const ci = classId(el);
+      const s = r.strong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
+      if (s) this.strongInside.add(el);
+      this.rawPara.set(el, p);
       para += p;
       strong ||= s;
     }
+    text += own;
     // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
     if (own >= 80 && isElement(node) && node.name !== "a" && node.name !== "p") para += own;
-    return { para, strong };
+    return { para, strong, text };
   }
 
   private shouldDrop(el: Element): boolean {

@@ -1,6 +1,7 @@
 /** Text normalisation shared by the extractor: whitespace, invisible characters, entity leftovers. */
 
-const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+// Only the byte-order mark goes: soft hyphens and zero-width characters are part of the text as published.
+const INVISIBLE = /\ufeff/g;
 const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
 // Entities the parser leaves when a page double-escapes (&amp;nbsp;) or a JSON-LD string carries them.
 const ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,8}));/gi;
