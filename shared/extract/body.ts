@@ -83,6 +83,25 @@ const BLOCK_TAGS = new Set([
   "caption",
   "legend",
 ]);
+const LEAD =
+  /(?:^|[-_ ])(?:lead|leader|lede|intro|introduction|standfirst|subtitle|sub-?title|subheadline|dek|deck|summary|teaser-?text|vorspann|article-?intro|excerpt|abstract|chapeau|chapo|entradilla|occhiello|sommario)(?:$|[-_ ])/;
+const LEAD_SKIP = new Set(["script", "style", "nav", "aside", "footer", "figure", "figcaption", "form", "button", "noscript", "h1"]);
+
+/** A paragraph-like element: no block-level children (a whole header block is not a lead). */
+function isLeafBlock(el: Element): boolean {
+  for (const c of el.children) {
+    if (c.type === "tag" && BLOCK_TAGS.has((c as Element).name) && (c as Element).name !== "p") return false;
+  }
+  return el.name !== "span" && el.name !== "a";
+}
+
+function isNegativeLead(ci: string): boolean {
+  return /(?:^|[-_ ])(?:related|teaser-?list|teasers|more|nav|menu|comment|share|promo)(?:$|[-_ ])/.test(ci);
+}
+
+const WIDEN_GAIN = 2;
+const WIDEN_MAX_LINK_DENSITY = 0.2;
+
 /** Blocks inside the container that conditional cleaning may drop. */
 const CONDITIONAL = new Set(["div", "section", "ul", "ol", "table", "form", "fieldset", "aside"]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -444,9 +463,52 @@ class BodyExtractor {
     }
     if (!best) return { text: this.render([top]), container: top };
     best = this.refine(best, bestScore, candidates);
+    best = this.widen(best);
     const chunks = this.sameClassChunks(best);
     const parts = chunks.length > 1 ? chunks : this.withSiblings(best);
-    return { text: this.render(parts), container: best };
+    const text = this.render(parts);
+    const lead = this.findLead(parts[0] ?? best, text);
+    return { text: lead ? `${lead}\n\n${text}` : text, container: best };
+  }
+
+  /**
+   * The standfirst/lead paragraph often sits in the article header, outside the chosen container (and
+   * headers are dropped). It is part of the article: take the first lead-marked block before the container
+   * within the same article region.
+   */
+  private findLead(first: Element, text: string): string | null {
+    let scope: Element = first;
+    for (let level = 0; level < 5; level++) {
+      const p = scope.parent as Element | null;
+      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      scope = p;
+    }
+    if (scope === first) return null;
+    let found: string | null = null;
+    let done = false;
+    const visit = (node: Element): void => {
+      for (const c of node.children) {
+        if (done || found) return;
+        if (c.type !== "tag") continue;
+        const el = c as Element;
+        if (el === first) {
+          done = true;
+          return;
+        }
+        if (LEAD_SKIP.has(el.name) || isHidden(el)) continue;
+        const ci = classId(el);
+        if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
+          const t = cleanInline(rawTextOf(el));
+          if (t.length >= 80 && t.length <= 1500 && /[.!?…:"“”»«]/.test(t) && !text.includes(t.slice(0, 60))) {
+            found = t;
+            return;
+          }
+        }
+        visit(el);
+      }
+    };
+    visit(scope);
+    return found;
   }
 
   /** Readability's moves: a shared ancestor of several top candidates, then parents that score higher. */
@@ -492,6 +554,27 @@ class BodyExtractor {
   }
 
   /**
+   * Pages whose main text sits in several sibling blocks (recipes, FAQs, product pages, split bodies): move
+   * up while an ancestor holds much more paragraph text at a low link density.
+   */
+  private widen(best: Element): Element {
+    const base = this.stats.get(best);
+    if (!base) return best;
+    let cur = best;
+    for (let level = 0; level < 3; level++) {
+      const p = cur.parent as Element | null;
+      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      const ps = this.stats.get(p);
+      if (!ps) break;
+      if (ps.para >= WIDEN_GAIN * Math.max(base.para, 1) && this.linkDensity(ps) < WIDEN_MAX_LINK_DENSITY) {
+        return p;
+      }
+      cur = p;
+    }
+    return best;
+  }
+
+  /**
    * Bodies split into several same-class blocks around ads and embeds (one wrapper each): every block with
    * the container's tag and class under a near ancestor, in page order.
    */
@@ -501,7 +584,7 @@ class BodyExtractor {
     let scope: Element = best;
     for (let level = 0; level < 4; level++) {
       const p = scope.parent as Element | null;
-      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      if (p?.type !== "tag" || p.name === "body" || p.name === "html") break;
       scope = p;
       if (p.name === "article" || p.name === "main") break;
     }

@@ -71,7 +71,7 @@ export function chooseHeadline(input: HeadlineInput): string | null {
   const site = input.siteName ? key(input.siteName) : null;
   const h1 = h1s.find((h) => {
     const k = key(h);
-    return k.length >= 8 && k !== site && !(site && site.includes(k));
+    return k.length >= 8 && k !== site && !site?.includes(k);
   });
   // Votes: JSON-LD, og:title and the visible <h1> each count; twitter:title and <title> only break ties
   // (they usually copy og:title or decorate it).
