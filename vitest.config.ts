@@ -8,6 +8,10 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: "forks",
     // Handlers log JSON through Powertools; tests only want warnings and errors.
-    env: { POWERTOOLS_LOG_LEVEL: "WARN", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    env: {
+      POWERTOOLS_LOG_LEVEL: "WARN",
+      POWERTOOLS_METRICS_DISABLED: "true",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    },
   },
 });

@@ -87,7 +87,27 @@ export class StorytrailStack extends Stack {
       this.functions[name] = this.fn(name, projectRoot, names);
       this.trigger(name, props);
     }
+    this.qualityAlarm();
     this.outputs();
+  }
+
+  /** The quality λ counts sudden per-publisher extraction drops; any drop in a day alarms. */
+  private qualityAlarm(): void {
+    new cloudwatch.Alarm(this, "ExtractionQualityDropAlarm", {
+      alarmDescription:
+        "A publisher's extraction quality fell suddenly (body length, share with a valid date, or no articles): see the quality function's log for which source and metric.",
+      metric: new cloudwatch.Metric({
+        namespace: POWERTOOLS_ENV.POWERTOOLS_METRICS_NAMESPACE,
+        metricName: "QualityDrops",
+        dimensionsMap: { service: "quality" },
+        statistic: "Maximum",
+        period: Duration.days(1),
+      }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 
   private table(name: TableName): dynamodb.Table {

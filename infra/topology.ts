@@ -167,7 +167,7 @@ export const topology: Topology = {
         cron: "cron(0 7 * * ? *)",
         description: "Daily quality report at 07:00 UTC",
       },
-      access: { tables: { articles: "read" }, queues: {}, buckets: {} },
+      access: { tables: { articles: "read", sources: "readwrite" }, queues: {}, buckets: {} },
       description: "Per-publisher extraction quality metrics (body length, share with a valid date).",
     },
   },

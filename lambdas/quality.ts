@@ -1,21 +1,82 @@
 /**
- * quality λ (scheduled): per-publisher extraction quality. A stub for now: it reports that it is not
- * built yet, so nobody mistakes silence for health. See the README's "Not built yet" section.
+ * quality λ (scheduled, daily): per-publisher extraction quality over the last day (articles, median
+ * body words, share with a valid date), kept as a bounded history per source; a sudden drop against
+ * the source's own history is logged and counted in the QualityDrops metric, which alarms.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import type { Env } from "../shared/aws/function-env";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { scanQualitySamples } from "../shared/aws/articles-table";
+import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { SourcesTable } from "../shared/aws/sources-table";
+import {
+  appendHistory,
+  type DailyQuality,
+  detectDrops,
+  type QualityDrop,
+  type QualitySample,
+  summarise,
+} from "../shared/quality/publisher-stats";
 
 const logger = new Logger({ serviceName: "storytrail-quality" });
 
-export function createQualityHandler(_env: Env) {
-  return async (): Promise<{ status: "not_built" }> => {
-    logger.warn("quality checks are not built yet: no per-publisher metrics were computed");
-    return { status: "not_built" };
+export interface QualityEvent {
+  /** End of the day to judge (defaults to now); the window is the 24 hours before it. */
+  readonly at?: string;
+}
+
+export interface QualityReport {
+  readonly day: string;
+  readonly sources: Record<string, DailyQuality>;
+  readonly drops: QualityDrop[];
+}
+
+export function createQualityHandler(env: Env) {
+  const clients = clientsFromEnv(env);
+  const articlesTable = resource.table(env, "articles");
+  const sources = new SourcesTable(clients.doc, resource.table(env, "sources"));
+  const metrics = new Metrics({
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "storytrail",
+    serviceName: "quality",
+  });
+
+  return async (event: QualityEvent = {}): Promise<QualityReport> => {
+    const at = event.at ? new Date(event.at) : new Date();
+    const day = at.toISOString().slice(0, 10);
+    const samples: Parameters<typeof summarise>[0] = [];
+    for await (const s of scanQualitySamples(
+      clients.doc,
+      articlesTable,
+      new Date(at.getTime() - 86_400_000),
+    )) {
+      (samples as unknown[]).push(s);
+    }
+    const today = summarise(samples, day);
+    const ids = new Set(today.keys());
+    for await (const id of sources.sourceIds()) ids.add(id);
+
+    const drops: QualityDrop[] = [];
+    for (const id of [...ids].sort()) {
+      const history = (await sources.qualityHistory(id)).filter((h) => h.day !== day);
+      const figures = today.get(id);
+      drops.push(...detectDrops(id, figures, history));
+      if (figures) {
+        await sources.saveQualityHistory(id, appendHistory(history, figures));
+        const m = metrics.singleMetric();
+        m.addDimension("source_id", id);
+        m.addMetric("ArticlesExtracted", MetricUnit.Count, figures.articles);
+        m.addMetric("MedianBodyWords", MetricUnit.Count, figures.median_words);
+        m.addMetric("ValidDateShare", MetricUnit.Percent, figures.valid_date_share * 100);
+      }
+    }
+    for (const d of drops) logger.warn("extraction quality drop", { ...d });
+    metrics.addMetric("QualityDrops", MetricUnit.Count, drops.length);
+    metrics.publishStoredMetrics();
+    return { day, sources: Object.fromEntries(today), drops };
   };
 }
 
 let cached: ReturnType<typeof createQualityHandler> | undefined;
-export const handler = () => {
+export const handler = (event?: QualityEvent) => {
   cached ??= createQualityHandler(process.env);
-  return cached();
+  return cached(event);
 };

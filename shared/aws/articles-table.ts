@@ -1,6 +1,7 @@
 /** The Articles table (DynamoDB adapter of `ArticleStore`). */
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ArticleStore } from "../crawl/ports";
+import type { QualitySample } from "../quality/publisher-stats";
 import { type Article, articleSchema } from "../records";
 import { setExpression } from "./update-expression";
 
@@ -24,6 +25,37 @@ export class ArticlesTable implements ArticleStore {
     if (!out.Item) return null;
     return articleFromItem(out.Item);
   }
+}
+
+/**
+ * Quality samples of the articles collected since `since`. A daily filtered Scan: it reads the whole
+ * table (cost grows with the table, see README "Cost"), which keeps the fetch path free of extra writes.
+ */
+export async function* scanQualitySamples(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  since: Date,
+): AsyncGenerator<QualitySample> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        ProjectionExpression: "source_id, word_count, published_at",
+        FilterExpression: "collected_at >= :s",
+        ExpressionAttributeValues: { ":s": since.toISOString() },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      yield {
+        source_id: String(item.source_id),
+        word_count: Number(item.word_count ?? 0),
+        published_at: (item.published_at as string | null) ?? null,
+      };
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
 }
 
 export function articleFromItem(item: Record<string, unknown>): Article {

@@ -1,6 +1,7 @@
 /** The Sources table: per-source discovery state (DynamoDB adapter of `SourceState`). */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceState } from "../crawl/ports";
+import type { DailyQuality } from "../quality/publisher-stats";
 
 export class SourcesTable implements SourceState {
   constructor(
@@ -18,10 +19,43 @@ export class SourcesTable implements SourceState {
 
   async recordSuccess(sourceId: string, at: Date, counts: Record<string, number>): Promise<void> {
     await this.doc.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: this.tableName,
-        Item: { source_id: sourceId, last_success_at: at.toISOString(), last_counts: counts },
+        Key: { source_id: sourceId },
+        UpdateExpression: "SET last_success_at = :at, last_counts = :c",
+        ExpressionAttributeValues: { ":at": at.toISOString(), ":c": counts },
       }),
     );
+  }
+
+  /** The source's recent daily quality figures (bounded by the quality λ). */
+  async qualityHistory(sourceId: string): Promise<DailyQuality[]> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { source_id: sourceId } }),
+    );
+    return (out.Item?.quality_history as DailyQuality[] | undefined) ?? [];
+  }
+
+  async saveQualityHistory(sourceId: string, history: readonly DailyQuality[]): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { source_id: sourceId },
+        UpdateExpression: "SET quality_history = :h",
+        ExpressionAttributeValues: { ":h": history },
+      }),
+    );
+  }
+
+  /** Every source id with state (sources that stopped yielding articles must be judged too). */
+  async *sourceIds(): AsyncGenerator<string> {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new ScanCommand({ TableName: this.tableName, ProjectionExpression: "source_id", ExclusiveStartKey }),
+      );
+      for (const item of out.Items ?? []) yield String(item.source_id);
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
   }
 }

@@ -264,6 +264,16 @@ describe("functions", () => {
     });
   });
 
+  it("alarms on a sudden per-publisher extraction quality drop (the quality λ's metric)", () => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "QualityDrops",
+      Namespace: "storytrail",
+      Dimensions: [{ Name: "service", Value: "quality" }],
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
   it("maps each queue-triggered function to its queue with partial batch failures", () => {
     const queued = functionNames.filter((f) => topology.functions[f].trigger.kind === "queue");
     template.resourceCountIs("AWS::Lambda::EventSourceMapping", queued.length);
