@@ -194,9 +194,25 @@ function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSu
   };
 }
 
+/**
+ * Seconds from the story's first publication until the cluster reached ten outlets, fixed when the
+ * tenth outlet arrives (measured in arrival order: a later-arriving earlier copy does not rewrite it).
+ */
+function spreadSeconds(
+  prior: ClusterSummary,
+  outletCount: number,
+  firstPublished: string | null,
+  reachedAt: string | null,
+): number | null {
+  if (prior.seconds_to_10_outlets != null) return prior.seconds_to_10_outlets;
+  if (outletCount < 10 || !firstPublished || !reachedAt) return null;
+  return Math.max(0, (Date.parse(reachedAt) - Date.parse(firstPublished)) / 1000);
+}
+
 /** The summary grown by one article (canonical replaced when the article was published earlier). */
 function withArticle(s: ClusterSummary, a: DedupArticle, outletCount: number, now: string): ClusterSummary {
   const isCanonical = earlier(a.published_at, a.article_id, s.first_published_at, s.canonical_article_id);
+  const first = minIso(s.first_published_at, a.published_at);
   return {
     ...s,
     ...(isCanonical
@@ -207,10 +223,11 @@ function withArticle(s: ClusterSummary, a: DedupArticle, outletCount: number, no
           publication: a.publication,
         }
       : {}),
-    first_published_at: minIso(s.first_published_at, a.published_at),
+    first_published_at: first,
     last_published_at: maxIso(s.last_published_at, a.published_at),
     article_count: s.article_count + 1,
     outlet_count: outletCount,
+    seconds_to_10_outlets: spreadSeconds(s, outletCount, first, a.published_at ?? a.collected_at),
     version: s.version + 1,
     updated_at: now,
   };
@@ -238,6 +255,16 @@ function withCluster(w: ClusterSummary, l: ClusterSummary, outletCount: number, 
     last_published_at: maxIso(w.last_published_at, l.last_published_at),
     article_count: w.article_count + l.article_count,
     outlet_count: outletCount,
+    // A merge that brings the story to ten outlets: reached when the later of the two last published.
+    seconds_to_10_outlets:
+      w.seconds_to_10_outlets ??
+      l.seconds_to_10_outlets ??
+      spreadSeconds(
+        w,
+        outletCount,
+        minIso(w.first_published_at, l.first_published_at),
+        maxIso(w.last_published_at, l.last_published_at),
+      ),
     version: w.version + 1,
     updated_at: now,
   };

@@ -44,6 +44,18 @@ describe("addArticle", () => {
     expect(s).toMatchObject({ article_count: 2, outlet_count: 2, canonical_article_id: "a1" });
   });
 
+  it("records how long the story took to reach ten outlets", async () => {
+    const store = new MemoryDedupStore();
+    let id = "";
+    for (let i = 0; i < 12; i++) {
+      const at = new Date(Date.parse("2024-03-01T10:00:00Z") + i * 600_000).toISOString();
+      id = (await addArticle(store, doc(`o${i}`, article(1), at, `outlet-${i}`), { now })).cluster_id;
+      const s = store.snapshot().summaries.find((x) => x.cluster_id === id)!;
+      // Nine outlets: not yet; the tenth (90 minutes after the first) fixes it for good.
+      expect(s.seconds_to_10_outlets ?? null).toBe(i < 9 ? null : 5400);
+    }
+  });
+
   it("is idempotent: adding the same article twice changes nothing", async () => {
     const store = new MemoryDedupStore();
     await addArticle(store, doc("a1", article(1), "2024-03-01T10:00:00Z"), { now });
