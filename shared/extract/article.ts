@@ -212,6 +212,7 @@ function extract(input: ExtractInput): Extraction {
     root: doc,
     container: bodyResult.container,
     now,
+    html,
   });
 
   const lang = detectLanguage({

@@ -85,7 +85,19 @@ const BLOCK_TAGS = new Set([
 ]);
 const LEAD =
   /(?:^|[-_ ])(?:lead|leader|lede|intro|introduction|standfirst|subtitle|sub-?title|subheadline|dek|deck|summary|teaser-?text|vorspann|article-?intro|excerpt|abstract|chapeau|chapo|entradilla|occhiello|sommario)(?:$|[-_ ])/;
-const LEAD_SKIP = new Set(["script", "style", "nav", "aside", "footer", "figure", "figcaption", "form", "button", "noscript", "h1"]);
+const LEAD_SKIP = new Set([
+  "script",
+  "style",
+  "nav",
+  "aside",
+  "footer",
+  "figure",
+  "figcaption",
+  "form",
+  "button",
+  "noscript",
+  "h1",
+]);
 
 /** A paragraph-like element: no block-level children (a whole header block is not a lead). */
 function isLeafBlock(el: Element): boolean {
@@ -499,7 +511,12 @@ class BodyExtractor {
         const ci = classId(el);
         if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
           const t = cleanInline(rawTextOf(el));
-          if (t.length >= 80 && t.length <= 1500 && /[.!?…:"“”»«]/.test(t) && !text.includes(t.slice(0, 60))) {
+          if (
+            t.length >= 80 &&
+            t.length <= 1500 &&
+            /[.!?…:"“”»«]/.test(t) &&
+            !text.includes(t.slice(0, 60))
+          ) {
             found = t;
             return;
           }

@@ -273,7 +273,25 @@ const MONTH_NAMES: [number, string[]][] = [
     ],
   ],
 ];
+// Russian and Ukrainian genitive forms ("15 августа 2016").
+const SLAVIC_MONTHS = [
+  ["января", "січня"],
+  ["февраля", "лютого"],
+  ["марта", "березня"],
+  ["апреля", "квітня"],
+  ["мая", "травня"],
+  ["июня", "червня"],
+  ["июля", "липня"],
+  ["августа", "серпня"],
+  ["сентября", "вересня"],
+  ["октября", "жовтня"],
+  ["ноября", "листопада"],
+  ["декабря", "грудня"],
+];
 for (const [n, list] of MONTH_NAMES) for (const name of list) MONTHS[name] = n;
+SLAVIC_MONTHS.forEach((names, i) => {
+  for (const name of names) MONTHS[name] = i + 1;
+});
 const MONTH_ALT = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join("|");
@@ -376,6 +394,7 @@ const MONTH_DAY_RE = new RegExp(
   `(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`,
   "iu",
 );
+const CJK_RE = /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
 const MONTH_YEAR_RE = new RegExp(`(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{4})(?!\\d)`, "iu");
 
 function timeAfter(
@@ -427,6 +446,12 @@ export function parseStatedDate(
       time,
       parseOffset(iso[8]?.replace("−", "-")),
     );
+    if (r) return r;
+  }
+  const cjk = CJK_RE.exec(s);
+  if (cjk) {
+    const { time, offset } = timeAfter(s, cjk.index + cjk[0].length);
+    const r = build(Number(cjk[1]), Number(cjk[2]), Number(cjk[3]), time, offset);
     if (r) return r;
   }
   const dm = DAY_MONTH_RE.exec(s);
@@ -525,6 +550,7 @@ const SCANNERS: RegExp[] = [
   new RegExp(DAY_MONTH_RE.source, "giu"),
   new RegExp(MONTH_DAY_RE.source, "giu"),
   new RegExp(NUMERIC_RE.source, "g"),
+  new RegExp(CJK_RE.source, "g"),
 ];
 
 /** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */

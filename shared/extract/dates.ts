@@ -119,6 +119,8 @@ export interface DateInput {
   root: AnyNode;
   container: Element | null;
   now: Date;
+  /** The raw page, for dates in embedded state JSON. */
+  html: string;
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -148,15 +150,51 @@ function collectPublished(input: DateInput): Candidate[] {
       push(raw, "microdata");
     }
   }
-  // <time>: marked as published first, then any not marked as modified, article ones before others.
+  // <time>: marked as published, or inside the <article>; others (comments, teasers) are weak evidence.
   const times = s.times.filter((t) => !isModifiedMarker(t));
-  const marked = times.filter(isPublishedMarker);
-  const inArticle = times.filter((t) => hasAncestorNamed(t, "article"));
-  for (const t of [...marked, ...inArticle, ...times]) {
+  for (const t of [
+    ...times.filter(isPublishedMarker),
+    ...times.filter((t) => hasAncestorNamed(t, "article")),
+  ]) {
     const d = timeElementDate(t);
     if (d) out.push({ date: d, source: "time" });
   }
   return out;
+}
+
+/** No metadata date: page-embedded JSON, the URL path, an unmarked <time>, then the visible text. */
+function fallbackDate(input: DateInput): Candidate | undefined {
+  const embedded = embeddedJsonDate(input.html);
+  if (embedded) return { date: embedded, source: "meta" };
+  const fromUrl = urlCandidate(input.url);
+  if (fromUrl) {
+    // The text may state the same day with a time and zone: better than the URL's bare day.
+    const fromText = findTextDate(input.root, input.now);
+    if (fromText?.instant && fromText.day === fromUrl.day) return { date: fromText, source: "text" };
+    return { date: fromUrl, source: "url" };
+  }
+  const weak = firstTimeElement(input.signals);
+  if (weak) return { date: weak, source: "time" };
+  const fromText = findTextDate(input.root, input.now);
+  return fromText ? { date: fromText, source: "text" } : undefined;
+}
+
+const EMBEDDED_DATE =
+  /["'](?:datePublished|publishedDate|publishDate|published_at|publishedAt|publicationDate|date_published|firstPublished|pubDate)["']\s*:\s*["']([^"']{8,40})["']/;
+
+/** Publication dates in page state JSON (not JSON-LD): `"publishedDate":"2016-11-04T20:37:27Z"`. */
+function embeddedJsonDate(html: string): StatedDate | null {
+  const m = EMBEDDED_DATE.exec(html);
+  return m?.[1] ? parseStatedDate(m[1]) : null;
+}
+
+function firstTimeElement(s: PageSignals): StatedDate | null {
+  for (const t of s.times) {
+    if (isModifiedMarker(t)) continue;
+    const d = timeElementDate(t);
+    if (d) return d;
+  }
+  return null;
 }
 
 function hasAncestorNamed(el: Element, name: string): boolean {
@@ -203,14 +241,7 @@ export function extractDates(input: DateInput): DateResult {
   const modified = collectModified(input);
   const modified_at = modified?.instant && !isFuture(modified, input.now) ? modified.instant : null;
   let primary: Candidate | undefined = candidates.find((c) => !isFuture(c.date, input.now)) ?? candidates[0];
-  if (!primary) {
-    const fromUrl = urlCandidate(input.url);
-    const fromText = findTextDate(input.root, input.now);
-    if (fromUrl && fromText?.day.startsWith(fromUrl.day.slice(0, 7)) && fromText.instant) {
-      primary = { date: fromText, source: "text" };
-    } else if (fromUrl) primary = { date: fromUrl, source: "url" };
-    else if (fromText) primary = { date: fromText, source: "text" };
-  }
+  primary ??= fallbackDate(input);
   if (!primary) {
     return {
       published_at: null,
