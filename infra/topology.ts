@@ -89,6 +89,11 @@ export const topology: Topology = {
       partitionKey: { name: "source_id", type: "S" },
       description: "Per-source discovery state (last successful run, for lastmod filtering).",
     },
+    hosts: {
+      partitionKey: { name: "host", type: "S" },
+      timeToLiveAttribute: "expires_at",
+      description: "Per-host pacing shared by every fetch Lambda: the earliest time of the next request.",
+    },
     buckets: {
       partitionKey: { name: "band_hash", type: "S" },
       sortKey: { name: "article_id", type: "S" },
@@ -140,7 +145,7 @@ export const topology: Topology = {
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       trigger: { kind: "queue", queue: "fetch", batchSize: 5, maxConcurrency: 20 },
       access: {
-        tables: { articles: "readwrite", frontier: "readwrite" },
+        tables: { articles: "readwrite", frontier: "readwrite", hosts: "readwrite" },
         queues: { dedup: "send" },
         buckets: { raw: "write" },
       },

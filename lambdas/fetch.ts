@@ -5,12 +5,12 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
 import { RobotsCache } from "../shared/discover/robots";
-import { HostPacer } from "../shared/fetch/host-pacer";
 import { HttpClient } from "../shared/fetch/http";
 import { fetchMessageSchema } from "../shared/records";
 
@@ -26,7 +26,9 @@ export function createFetchHandler(env: Env) {
     userAgent: settings.STORYTRAIL_USER_AGENT,
     allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
   });
-  const pacer = new HostPacer({ minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS });
+  const pacer = new HostPaceTable(clients.doc, resource.table(env, "hosts"), {
+    minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS,
+  });
   let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
   let robotsSince = Date.now();
   const deps = {

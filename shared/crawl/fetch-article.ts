@@ -2,16 +2,16 @@
 import { computeFingerprint } from "../dedup/fingerprint";
 import type { RobotsCache } from "../discover/robots";
 import { EXTRACTOR_VERSION, extractArticle, isThin } from "../extract/article";
-import type { HostPacer } from "../fetch/host-pacer";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
 import { type FailureReason, type FetchMessage, RECORD_VERSION } from "../records";
 import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
-import type { ArticleStore, DedupQueue, Frontier, RawSampleStore } from "./ports";
+import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 
 export interface FetchDeps {
   readonly http: HttpClient;
   readonly robots: RobotsCache;
-  readonly pacer: HostPacer;
+  /** Shared by every fetch worker (a table in AWS), so pacing holds across concurrent Lambdas. */
+  readonly pacer: Pacer;
   readonly frontier: Frontier;
   readonly articles: ArticleStore;
   readonly rawSamples: RawSampleStore;

@@ -90,3 +90,8 @@ export interface FetchQueue {
 export interface DedupQueue {
   send(messages: readonly DedupMessage[]): Promise<void>;
 }
+
+/** Spaces requests to one host: resolves when a request may start, and reserves that slot. */
+export interface Pacer {
+  wait(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+}

@@ -50,7 +50,11 @@ export function compareExtraction(stored: Partial<Article>, fresh: Extraction): 
     if (same(before, after)) continue;
     changes.push(
       field === "body"
-        ? { field, before: `${String(before ?? "").length} chars`, after: `${String(after ?? "").length} chars` }
+        ? {
+            field,
+            before: `${String(before ?? "").length} chars`,
+            after: `${String(after ?? "").length} chars`,
+          }
         : { field, before, after },
     );
   }

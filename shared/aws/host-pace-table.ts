@@ -1,0 +1,71 @@
+/**
+ * Per-host pacing across every concurrent fetch Lambda. The FIFO queue (one message group per host)
+ * already keeps one batch per host in flight; this table closes the gap between two batches handled
+ * by different containers: each request reserves the host's next slot with a conditional write, so
+ * two requests to one host are always at least max(Crawl-delay, minimum) apart.
+ */
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { Pacer } from "../crawl/ports";
+
+export interface HostPaceOptions {
+  readonly minDelayMs: number;
+  /** A Crawl-delay longer than this is capped (documented: one request per minute at most slowly). */
+  readonly maxDelayMs?: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+const ATTEMPTS = 20;
+
+export class HostPaceTable implements Pacer {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly opts: HostPaceOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  intervalMs(crawlDelaySeconds?: number | null): number {
+    const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
+    return Math.min(this.opts.maxDelayMs ?? 60_000, Math.max(this.opts.minDelayMs, crawl));
+  }
+
+  async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
+    const interval = this.intervalMs(crawlDelaySeconds);
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const got = await this.doc.send(
+        new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
+      );
+      const next = typeof got.Item?.next_at === "number" ? got.Item.next_at : null;
+      const now = this.now();
+      const slot = next === null ? now : Math.max(now, next);
+      try {
+        await this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              host,
+              next_at: slot + interval,
+              expires_at: Math.ceil((slot + interval) / 1000) + 86_400,
+            },
+            // Reserve only if nobody reserved since we read: otherwise read again and queue behind them.
+            ConditionExpression: next === null ? "attribute_not_exists(host)" : "next_at = :seen",
+            ...(next === null ? {} : { ExpressionAttributeValues: { ":seen": next } }),
+          }),
+        );
+      } catch (err) {
+        if (err instanceof ConditionalCheckFailedException) continue;
+        throw err;
+      }
+      if (slot > now) await this.sleep(slot - now);
+      return;
+    }
+    throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
+  }
+}

@@ -1,0 +1,45 @@
+/** Per-host pacing shared through DynamoDB: two fetch containers never hit one host too soon. */
+import { describe, expect, inject, it } from "vitest";
+import { createLocalResources } from "../../../infra/local/resources";
+import { destroyClients, makeClients } from "../../../shared/aws/clients";
+import { HostPaceTable } from "../../../shared/aws/host-pace-table";
+import { uniquePrefix } from "../../support/unique-prefix";
+
+describe("HostPaceTable", () => {
+  it("spaces requests to one host by max(Crawl-delay, minimum) across separate pacers", async () => {
+    const clients = makeClients(inject("endpoints"));
+    try {
+      const res = await createLocalResources(clients, uniquePrefix("pace"));
+      // Two containers, each with its own pacer object, sharing only the table.
+      const a = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150 });
+      const b = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150 });
+      const starts: number[] = [];
+      const run = async (p: HostPaceTable, n: number, crawlDelay: number | null) => {
+        for (let i = 0; i < n; i++) {
+          await p.wait("news.example", crawlDelay);
+          starts.push(Date.now());
+        }
+      };
+      await Promise.all([run(a, 3, null), run(b, 3, 0.25)]);
+      starts.sort((x, y) => x - y);
+      const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+      // Each reservation uses the interval of the request that made it: 150 ms or 250 ms.
+      for (const g of gaps) expect(g).toBeGreaterThanOrEqual(145);
+      expect(starts).toHaveLength(6);
+      // Another host is not held up by this one.
+      const t0 = Date.now();
+      await a.wait("other.example", null);
+      expect(Date.now() - t0).toBeLessThan(1000);
+    } finally {
+      destroyClients(clients);
+    }
+  });
+
+  it("caps a huge Crawl-delay and never goes below the minimum", () => {
+    const p = new HostPaceTable({} as never, "t", { minDelayMs: 1000, maxDelayMs: 60_000 });
+    expect(p.intervalMs(null)).toBe(1000);
+    expect(p.intervalMs(0.1)).toBe(1000);
+    expect(p.intervalMs(5)).toBe(5000);
+    expect(p.intervalMs(3600)).toBe(60_000);
+  });
+});
