@@ -179,7 +179,8 @@ function cached(cache: Map<string, boolean>, ci: string, re: RegExp): boolean {
 const strongCache = new Map<string, boolean>();
 
 function isStrongBody(ci: string): boolean {
-  if (ci === "") return false;
+  // Every marker names body, content or text: skip the regex for the many class strings without them.
+  if (ci === "" || (!ci.includes("body") && !ci.includes("content") && !ci.includes("text"))) return false;
   const hit = strongCache.get(ci);
   if (hit !== undefined) return hit;
   const v = STRONG_BODY.test(ci);
@@ -256,34 +257,57 @@ class BodyExtractor {
     private readonly lenient = false,
   ) {}
 
-  /** Paragraph text per element before any removal, and which elements hold a strong body marker. */
-  private survey(node: AnyNode): { para: number; strong: boolean; text: number } {
+  // survey() results for the node just visited (fields, not objects: this runs on every element).
+  private surveyPara = 0;
+  private surveyStrong = false;
+
+  /**
+   * Paragraph text per element before any removal, and which elements hold a strong body marker.
+   * Returns the text length below the node; paragraph length and the marker land in surveyPara/surveyStrong.
+   */
+  private survey(node: AnyNode): number {
     let para = 0;
     let strong = false;
     let own = 0;
     let text = 0;
-    if (!("children" in node)) return { para, strong, text };
-    for (const child of node.children) {
-      if (child.type === "text") {
-        own += textLength((child as unknown as { data: string }).data);
-        continue;
+    if ("children" in node) {
+      for (const child of node.children) {
+        if (child.type === "text") {
+          own += textLength((child as unknown as { data: string }).data);
+          continue;
+        }
+        if (child.type !== "tag") continue;
+        const el = child as Element;
+        const t = this.survey(el);
+        text += t;
+        const p = el.name === "p" ? Math.max(this.surveyPara, t) : this.surveyPara;
+        const ci = this.ci(el);
+        this.classIds.set(el, ci);
+        const s = this.surveyStrong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
+        if (s) this.strongInside.add(el);
+        this.rawPara.set(el, p);
+        para += p;
+        strong ||= s;
       }
-      if (child.type !== "tag") continue;
-      const el = child as Element;
-      const r = this.survey(el);
-      text += r.text;
-      const p = el.name === "p" ? Math.max(r.para, r.text) : r.para;
-      const ci = classId(el);
-      const s = r.strong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
-      if (s) this.strongInside.add(el);
-      this.rawPara.set(el, p);
-      para += p;
-      strong ||= s;
     }
     text += own;
     // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
     if (own >= 80 && isElement(node) && node.name !== "a" && node.name !== "p") para += own;
-    return { para, strong, text };
+    this.surveyPara = para;
+    this.surveyStrong = strong;
+    return text;
+  }
+
+  /** Lower-cased "class id" of an element, computed once per page. */
+  private readonly classIds = new Map<Element, string>();
+
+  private ci(el: Element): string {
+    let v = this.classIds.get(el);
+    if (v === undefined) {
+      v = classId(el);
+      this.classIds.set(el, v);
+    }
+    return v;
   }
 
   private shouldDrop(el: Element): boolean {
@@ -300,7 +324,7 @@ class BodyExtractor {
     if (el.attribs.role === "navigation" || el.attribs.role === "complementary")
       return !this.holdsMostText(el);
     if (el.attribs.itemprop === "articleBody") return false;
-    const ci = classId(el);
+    const ci = this.ci(el);
     if (ci && !this.lenient && isNegative(ci)) {
       if (this.strongInside.has(el)) return false;
       if (isPositive(ci) && this.holdsMostText(el)) return false;
@@ -436,7 +460,7 @@ class BodyExtractor {
         s -= 5;
         break;
     }
-    const ci = classId(el);
+    const ci = this.ci(el);
     if (ci) {
       if (isNegative(ci)) s -= 25;
       if (isPositive(ci)) s += 25;
@@ -457,7 +481,8 @@ class BodyExtractor {
   }
 
   run(): BodyResult {
-    this.totalPara = this.survey(this.root).para;
+    this.survey(this.root);
+    this.totalPara = this.surveyPara;
     const top = firstElementNamed(this.root, "body") ?? firstElementNamed(this.root, "html");
     if (!top) return { text: "", container: null };
     this.measure(top, []);
@@ -492,7 +517,7 @@ class BodyExtractor {
     let scope: Element = first;
     for (let level = 0; level < 5; level++) {
       const p = scope.parent as Element | null;
-      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      if (p?.type !== "tag" || p.name === "body" || p.name === "html") break;
       scope = p;
     }
     if (scope === first) return null;
@@ -508,7 +533,7 @@ class BodyExtractor {
           return;
         }
         if (LEAD_SKIP.has(el.name) || isHidden(el)) continue;
-        const ci = classId(el);
+        const ci = this.ci(el);
         if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
           const t = cleanInline(rawTextOf(el));
           if (
@@ -580,7 +605,7 @@ class BodyExtractor {
     let cur = best;
     for (let level = 0; level < 3; level++) {
       const p = cur.parent as Element | null;
-      if (!p || p.type !== "tag" || p.name === "body" || p.name === "html") break;
+      if (p?.type !== "tag" || p.name === "body" || p.name === "html") break;
       const ps = this.stats.get(p);
       if (!ps) break;
       if (ps.para >= WIDEN_GAIN * Math.max(base.para, 1) && this.linkDensity(ps) < WIDEN_MAX_LINK_DENSITY) {
@@ -707,7 +732,7 @@ class BodyExtractor {
 
   /** Readability's conditional cleaning of blocks inside the chosen container. */
   private cleanConditionally(el: Element, st: Stats): boolean {
-    const ci = classId(el);
+    const ci = this.ci(el);
     if (ci && STRONG_BODY.test(ci)) return false;
     if (el.attribs.itemprop === "articleBody") return false;
     // A wrapper holding most of the chosen text is the text.

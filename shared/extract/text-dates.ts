@@ -56,7 +56,7 @@ interface PageText {
   h1: number;
 }
 
-function pageText(root: AnyNode, maxChars = 60_000): PageText {
+function pageText(root: AnyNode, maxChars = 20_000): PageText {
   let text = "";
   let h1 = -1;
   const go = (n: AnyNode): void => {
