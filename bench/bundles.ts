@@ -1,0 +1,88 @@
+/**
+ * Lambda bundles: each lambdas/*.ts bundled with esbuild as infra/stack.ts has CDK do it (ESM,
+ * minified, platform node, target node24, main fields module/main, the createRequire banner,
+ * @aws-sdk/* external), then its size and its cold-start init: importing it in a fresh Node process,
+ * median of 5. The SDK is external as in Lambda (the runtime provides it) and its import is timed too.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BANNER =
+  "import { createRequire as __storytrailCreateRequire } from 'node:module'; const require = __storytrailCreateRequire(import.meta.url);";
+
+export interface BundleRow {
+  fn: string;
+  bytes: number;
+  initMsMedian: number;
+  initMsAll: number[];
+  /** Largest packages in the bundle (minified bytes), to see what to trim. */
+  top: { pkg: string; bytes: number }[];
+}
+
+function packageOf(file: string): string {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  return m ? m[1]! : file.split("/").slice(0, 2).join("/");
+}
+
+function initMs(file: string): number {
+  const script = `const t=performance.now();await import(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t));`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      AWS_REGION: "us-east-1",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    },
+    encoding: "utf8",
+  });
+  return Number(out);
+}
+
+export async function benchBundles(runs = 5): Promise<BundleRow[]> {
+  const outdir = path.join(ROOT, "out/bench/bundles");
+  mkdirSync(outdir, { recursive: true });
+  const rows: BundleRow[] = [];
+  for (const f of readdirSync(path.join(ROOT, "lambdas"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort()) {
+    const fn = f.replace(/\.ts$/, "");
+    const outfile = path.join(outdir, fn, "index.mjs");
+    const result = await build({
+      metafile: true,
+      entryPoints: [path.join(ROOT, "lambdas", f)],
+      outfile,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node24",
+      mainFields: ["module", "main"],
+      banner: { js: BANNER },
+      minify: true,
+      sourcemap: true,
+      sourcesContent: false,
+      external: ["@aws-sdk/*"],
+      logLevel: "error",
+    });
+    const byPkg = new Map<string, number>();
+    for (const out of Object.values(result.metafile.outputs)) {
+      for (const [input, v] of Object.entries(out.inputs)) {
+        byPkg.set(packageOf(input), (byPkg.get(packageOf(input)) ?? 0) + v.bytesInOutput);
+      }
+    }
+    const times = Array.from({ length: runs }, () => initMs(outfile));
+    rows.push({
+      fn,
+      bytes: statSync(outfile).size,
+      initMsMedian: [...times].sort((a, b) => a - b)[times.length >> 1]!,
+      initMsAll: times,
+      top: [...byPkg]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([pkg, bytes]) => ({ pkg, bytes })),
+    });
+  }
+  return rows;
+}

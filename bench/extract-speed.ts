@@ -1,0 +1,56 @@
+/**
+ * Extraction speed over the AEB developer pages held in memory, one core, in the same run:
+ * storytrail's extractArticle, Readability.js on linkedom, the seed's rules (bench/seed-extractor.ts)
+ * and cheerio's parse5 `load` alone as the floor. Ratios are against storytrail.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { Readability } from "@mozilla/readability";
+import { load } from "cheerio";
+import { parseHTML } from "linkedom";
+import { EVAL_DIR, EVAL_NOW, readPage } from "../scripts/eval-sets";
+import { extractArticle } from "../shared/extract/article";
+import { seedExtract } from "./seed-extractor";
+import { interleaved } from "./table";
+
+export interface ExtractSpeed {
+  pages: number;
+  meanKb: number;
+  rows: { name: string; pagesPerCpuSecond: number; pagesPerSecond: number; vsStorytrail: number }[];
+}
+
+export function benchExtraction(rounds: number): ExtractSpeed {
+  const dir = path.join(EVAL_DIR, "aeb/html");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".html.gz"));
+  const pages = files.map((f) => ({ html: readPage(path.join(dir, f)), url: `https://example.com/${f}` }));
+  const pass = (fn: (p: (typeof pages)[number]) => unknown) => () => {
+    for (const p of pages) fn(p);
+    return pages.length;
+  };
+  const results = interleaved(
+    [
+      {
+        name: "storytrail extractArticle",
+        round: pass((p) => extractArticle({ html: p.html, url: p.url, now: EVAL_NOW })),
+      },
+      {
+        name: "Readability.js + linkedom",
+        round: pass((p) => new Readability(parseHTML(p.html).document as never).parse()),
+      },
+      { name: "seed rules (cheerio parse5)", round: pass((p) => seedExtract(p.html)) },
+      { name: "cheerio load only (floor)", round: pass((p) => load(p.html)) },
+    ],
+    rounds,
+  );
+  const base = results.get("storytrail extractArticle")!.cpuRate;
+  return {
+    pages: pages.length,
+    meanKb: pages.reduce((s, p) => s + p.html.length, 0) / pages.length / 1024,
+    rows: [...results].map(([name, r]) => ({
+      name,
+      pagesPerCpuSecond: r.cpuRate,
+      pagesPerSecond: r.wallRate,
+      vsStorytrail: r.cpuRate / base,
+    })),
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * `npm run bench [-- --only extract|minhash|dedup|pipeline|cost|bundles] [-- --quick]`: every
+ * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
+ * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
+ */
+import { execSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+// The handlers' loggers read these at import (pipeline.ts is imported below, after them): INFO is
+// the deployed default, so log volume and its CPU are what Lambda would see.
+process.env.POWERTOOLS_LOG_LEVEL = "INFO";
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
+const SECTIONS = ["extract", "minhash", "dedup", "pipeline", "cost", "bundles"] as const;
+type Section = (typeof SECTIONS)[number];
+
+const { values } = parseArgs({
+  options: { only: { type: "string", multiple: true }, quick: { type: "boolean", default: false } },
+});
+const only = (values.only ?? []).flatMap((s) => s.split(",")) as Section[];
+for (const s of only)
+  if (!SECTIONS.includes(s)) throw new Error(`--only ${s}: one of ${SECTIONS.join(", ")}`);
+const want = (s: Section) => only.length === 0 || only.includes(s);
+const quick = values.quick;
+
+const { formatTable, ratio, sig } = await import("./table");
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const print = (s: string) => process.stderr.write(`${s}\n\n`);
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  commit: execSync("git rev-parse --short HEAD", { cwd: path.resolve(import.meta.dirname, "..") })
+    .toString()
+    .trim(),
+  node: process.version,
+  cpu: `${cpus().length} × ${cpus()[0]?.model ?? "?"}`,
+  quick,
+};
+const started = performance.now();
+
+if (want("extract")) {
+  log("extraction …");
+  const { benchExtraction } = await import("./extract-speed");
+  const r = benchExtraction(quick ? 1 : 3);
+  results.extract = r;
+  print(
+    `Extraction: ${r.pages} AEB dev pages in memory (${r.meanKb.toFixed(0)} KB mean), one core\n${formatTable(
+      ["extractor", "pages/CPU-s", "pages/s wall", "vs storytrail"],
+      r.rows.map((x) => [x.name, sig(x.pagesPerCpuSecond), sig(x.pagesPerSecond), ratio(x.vsStorytrail)]),
+    )}`,
+  );
+}
+
+if (want("minhash")) {
+  log("minhash …");
+  const { benchMinhash } = await import("./minhash-speed");
+  const r = benchMinhash(
+    quick
+      ? { texts: 1500, rounds: 1, slowTexts: 100, seedTexts: 10 }
+      : { texts: 1500, rounds: 3, slowTexts: 300, seedTexts: 25 },
+  );
+  results.minhash = r;
+  print(
+    `MinHash: text → signature, dedup dev corpus (${r.meanWords.toFixed(0)} words mean), one core\n${formatTable(
+      ["implementation", "perms", "articles/CPU-s", "articles/s wall", "vs storytrail signature"],
+      r.rows.map((x) => [
+        x.name,
+        x.perms,
+        sig(x.articlesPerCpuSecond),
+        sig(x.articlesPerSecond),
+        ratio(x.vsStorytrail),
+      ]),
+    )}`,
+  );
+}
+
+if (want("dedup")) {
+  log("dedup scale …");
+  const { benchDedupScale } = await import("./dedup-cli-scale");
+  const rows = await benchDedupScale(quick ? [10_000] : [10_000, 50_000, 100_000, 200_000], log);
+  results.dedup = rows;
+  print(
+    `Dedup: \`storytrail dedup --input\` in a child process (/usr/bin/time -v)\n${formatTable(
+      [
+        "articles",
+        "input MB",
+        "wall s",
+        "CPU s",
+        "articles/s",
+        "peak RSS MB",
+        "CPU/article vs 10k",
+        "RSS/article vs 10k",
+      ],
+      rows.map((x) => [
+        x.articles,
+        sig(x.inputMb),
+        sig(x.wallSeconds),
+        sig(x.cpuSeconds),
+        sig(x.articlesPerSecond),
+        sig(x.peakRssMb),
+        ratio(x.timePerArticleVsFirst),
+        ratio(x.rssPerArticleVsFirst),
+      ]),
+    )}`,
+  );
+}
+
+if (want("pipeline") || want("cost")) {
+  const { startEmulators } = await import("../infra/local/emulators");
+  const { runPipeline } = await import("./pipeline");
+  log("starting emulators …");
+  const emulators = await startEmulators();
+  try {
+    if (want("pipeline")) {
+      const [outlets, per] = quick ? [4, 15] : [8, 40];
+      log(`pipeline: ${outlets} outlets × ${per} pages …`);
+      const r = await runPipeline({ endpoints: emulators.endpoints, outlets, articlesPerOutlet: per, log });
+      results.pipeline = r;
+      const f = r.functions;
+      print(
+        `Pipeline: local run, ${outlets} loopback outlets × ${per} pages (${r.counts.articles} articles, ${r.counts.clusters} clusters), concurrency fetch 4 / dedup 2\n${formatTable(
+          ["stage", "invocations", "busy s (sum of handler time)", "span s", "ms per article"],
+          (["discover", "fetch", "dedup"] as const).map((fn) => [
+            fn,
+            f[fn]?.invocations ?? 0,
+            sig((f[fn]?.wallMs ?? 0) / 1000),
+            sig((f[fn]?.spanMs ?? 0) / 1000),
+            sig((f[fn]?.wallMs ?? 0) / r.counts.articles),
+          ]),
+        )}\nend to end: ${sig(r.wallMs / 1000)} s, ${sig(r.pagesPerSecond)} pages/s`,
+      );
+    }
+    if (want("cost")) {
+      const { costBreakdown, totalUsd, sensitivity, invocationMs } = await import("./cost-model");
+      const { topology } = await import("../infra/topology");
+      const [outlets, per] = quick ? [3, 15] : [5, 30];
+      log(`cost: metered run, ${outlets} outlets × ${per} pages, handlers one at a time …`);
+      const r = await runPipeline({
+        endpoints: emulators.endpoints,
+        outlets,
+        articlesPerOutlet: per,
+        meter: true,
+        log,
+      });
+      const obs = r.observed!;
+      const defaults = {
+        memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
+        minHostDelayMs: 1000,
+        pageLatencyMs: 300,
+        rawSampleRate: 0.1,
+        lshBandsTotal: obs.lshBandsTotal,
+        logLevel: "INFO" as const,
+        storageMonths: 1,
+      };
+      const lines = costBreakdown(obs, defaults);
+      const total = totalUsd(lines);
+      const alternatives = sensitivity(obs, defaults, [
+        { label: "host delay 0 ms (pace hosts outside Lambda)", change: { minHostDelayMs: 0 } },
+        { label: "host delay 2000 ms", change: { minHostDelayMs: 2000 } },
+        { label: "fetch memory 512 MB", change: { memoryMb: { fetch: 512 } } },
+        { label: "fetch memory 1769 MB", change: { memoryMb: { fetch: 1769 } } },
+        { label: "dedup memory 1024 MB", change: { memoryMb: { dedup: 1024 } } },
+        { label: "LSH 16 + 8 lede bands", change: { lshBandsTotal: 24 } },
+        { label: "LSH 32 bands, no lede bands", change: { lshBandsTotal: 32 } },
+        { label: "raw samples 100 %", change: { rawSampleRate: 1 } },
+        { label: "raw samples 0 %", change: { rawSampleRate: 0 } },
+        { label: "log level WARN", change: { logLevel: "WARN" } },
+        { label: "page latency 800 ms", change: { pageLatencyMs: 800 } },
+        { label: "storage kept 12 months", change: { storageMonths: 12 } },
+      ]);
+      const durations = Object.fromEntries(
+        Object.keys(obs.functions).map((fn) => [fn, invocationMs(fn, obs, defaults)]),
+      );
+      results.cost = {
+        observed: obs,
+        requestCounts: r.requestCounts,
+        defaults,
+        durations,
+        lines,
+        total,
+        alternatives,
+      };
+      const byService = new Map<string, number>();
+      for (const l of lines) byService.set(l.service, (byService.get(l.service) ?? 0) + l.usd);
+      print(
+        `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: host delay 1 s, page latency 300 ms assumed, raw samples 10 %, ${obs.lshBandsTotal} LSH bands, INFO logs, 1 month of storage)\n${formatTable(
+          ["service", "item", "quantity per M articles", "unit", "USD per M"],
+          lines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        )}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles (target ≤ $10)`,
+      );
+      print(
+        `Sensitivity (one setting changed at a time, sorted by effect)\n${formatTable(
+          ["setting", "USD per M", "change"],
+          alternatives.map((a) => [
+            a.label,
+            `$${a.usdPerMillion.toFixed(2)}`,
+            `${a.deltaUsd >= 0 ? "+" : ""}$${a.deltaUsd.toFixed(2)}`,
+          ]),
+        )}`,
+      );
+    }
+  } finally {
+    await emulators.stop();
+  }
+}
+
+if (want("bundles")) {
+  log("bundles …");
+  const { benchBundles } = await import("./bundles");
+  const rows = await benchBundles(quick ? 3 : 5);
+  results.bundles = rows;
+  print(
+    `Lambda bundles (esbuild as in infra/stack.ts; init = import in a fresh Node process, median of ${quick ? 3 : 5}; targets < 1 MiB, < 300 ms)\n${formatTable(
+      ["function", "KiB", "< 1 MiB", "init ms", "< 300 ms", "largest packages"],
+      rows.map((x) => [
+        x.fn,
+        sig(x.bytes / 1024),
+        x.bytes < 1024 * 1024 ? "yes" : "NO",
+        sig(x.initMsMedian),
+        x.initMsMedian < 300 ? "yes" : "NO",
+        x.top.map((t) => `${t.pkg} ${Math.round(t.bytes / 1024)}K`).join(", "),
+      ]),
+    )}`,
+  );
+}
+
+results.totalSeconds = (performance.now() - started) / 1000;
+const file = path.resolve(import.meta.dirname, "results.json");
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+log(`done in ${(results.totalSeconds as number).toFixed(0)} s; wrote ${path.relative(process.cwd(), file)}`);
