@@ -1,12 +1,8 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
 import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
-import { type DemoSite, startDemoSite } from "../../infra/local/demo-site";
-import { startEmulators } from "../../infra/local/emulators";
-import { LocalRuntime } from "../../infra/local/runtime";
-import { restoreSamples, saveSamples } from "../../infra/local/sample-persistence";
+import type { DemoSite } from "../../infra/local/demo-site";
 
 interface CrawlOptions {
   sources?: string;
@@ -34,6 +30,20 @@ export function registerCrawl(program: Command): void {
 }
 
 async function crawl(opts: CrawlOptions): Promise<void> {
+  // Loaded here, not at start-up: the runtime pulls in the AWS SDK and every handler.
+  const [
+    { SingleBar },
+    { startDemoSite },
+    { startEmulators },
+    { LocalRuntime },
+    { restoreSamples, saveSamples },
+  ] = await Promise.all([
+    import("cli-progress"),
+    import("../../infra/local/demo-site"),
+    import("../../infra/local/emulators"),
+    import("../../infra/local/runtime"),
+    import("../../infra/local/sample-persistence"),
+  ]);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const log = (s: string) => process.stderr.write(`${s}\n`);

@@ -1,14 +1,8 @@
 /** `storytrail reextract`: the current extractor over stored raw samples, and what it would change. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { startEmulators } from "../../infra/local/emulators";
-import { physicalNames } from "../../infra/local/resources";
-import { sampleFiles } from "../../infra/local/sample-files";
-import { ArticlesTable } from "../../shared/aws/articles-table";
-import { destroyClients, makeClients } from "../../shared/aws/clients";
-import { RawSamplesBucket } from "../../shared/aws/raw-samples";
 import type { RawSample } from "../../shared/crawl/ports";
-import { reextract, type SampleReport } from "../../shared/crawl/reextract";
+import type { SampleReport } from "../../shared/crawl/reextract";
 
 interface ReextractOptions {
   dataDir: string;
@@ -38,6 +32,24 @@ export function registerReextract(program: Command): void {
 }
 
 async function run(opts: ReextractOptions): Promise<void> {
+  // Loaded here, not at start-up: the AWS SDK and the extractor are only needed by this command.
+  const [
+    { physicalNames },
+    { sampleFiles },
+    { startEmulators },
+    { ArticlesTable },
+    { destroyClients, makeClients },
+    { RawSamplesBucket },
+    { reextract },
+  ] = await Promise.all([
+    import("../../infra/local/resources"),
+    import("../../infra/local/sample-files"),
+    import("../../infra/local/emulators"),
+    import("../../shared/aws/articles-table"),
+    import("../../shared/aws/clients"),
+    import("../../shared/aws/raw-samples"),
+    import("../../shared/crawl/reextract"),
+  ]);
   const summary = { samples: 0, compared: 0, unchanged: 0, changed: 0, fields: {} as Record<string, number> };
   const report = (r: SampleReport) => {
     summary.samples++;

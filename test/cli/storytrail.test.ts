@@ -1,0 +1,54 @@
+/** The command line as a newcomer meets it: help on every command, and the demo crawl's summary. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const repo = resolve(import.meta.dirname, "../..");
+const cli = (args: string[], timeout = 120_000) =>
+  spawnSync(process.execPath, [join(repo, "bin/storytrail.js"), ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    timeout,
+  });
+
+describe("storytrail CLI", () => {
+  it("has --help on every command", () => {
+    const top = cli(["--help"]);
+    expect(top.status).toBe(0);
+    for (const cmd of ["crawl", "url", "extract", "dedup", "reextract"]) {
+      expect(top.stdout).toContain(cmd);
+      const help = cli([cmd, "--help"]);
+      expect(help.status, `${cmd} --help: ${help.stderr}`).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: storytrail /);
+    }
+  });
+
+  it("refuses a crawl without sources, with a clear message", () => {
+    const r = cli(["crawl"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("--sources FILE or --demo");
+  });
+
+  it("runs the demo crawl end to end and prints counts that add up", () => {
+    const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-"));
+    try {
+      const r = cli(["crawl", "--demo", "--json", "--data-dir", dir], 170_000);
+      expect(r.status, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout);
+      expect(summary).toMatchObject({
+        claimed: 6,
+        articles: 5,
+        distinct_articles: 4,
+        failed: 1,
+        pending: 0,
+        clusters: 2,
+      });
+      expect(summary.failure_reasons).toEqual({ robots_disallowed: 1 });
+      expect(summary.articles + summary.failed + summary.pending).toBe(summary.claimed);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
