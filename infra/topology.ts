@@ -72,7 +72,8 @@ export interface Topology {
   readonly functions: Readonly<Record<FunctionName, FunctionSpec>>;
 }
 
-const FETCH_TIMEOUT_SECONDS = 120;
+// A batch of 5 with a 30 s fetch deadline and a Crawl-delay capped at 30 s each fits in 300 s.
+const FETCH_TIMEOUT_SECONDS = 300;
 const DEDUP_TIMEOUT_SECONDS = 60;
 
 export const topology: Topology = {

@@ -42,13 +42,13 @@ export function createQualityHandler(env: Env) {
   return async (event: QualityEvent = {}): Promise<QualityReport> => {
     const at = event.at ? new Date(event.at) : new Date();
     const day = at.toISOString().slice(0, 10);
-    const samples: Parameters<typeof summarise>[0] = [];
+    const samples: QualitySample[] = [];
     for await (const s of scanQualitySamples(
       clients.doc,
       articlesTable,
       new Date(at.getTime() - 86_400_000),
     )) {
-      (samples as unknown[]).push(s);
+      samples.push(s);
     }
     const today = summarise(samples, day);
     const ids = new Set(today.keys());

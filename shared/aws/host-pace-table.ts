@@ -10,7 +10,7 @@ import type { Pacer } from "../crawl/ports";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
-  /** A Crawl-delay longer than this is capped (documented: one request per minute at most slowly). */
+  /** A Crawl-delay longer than this is capped (default 30 s; see FETCH_TIMEOUT_SECONDS in the topology). */
   readonly maxDelayMs?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -33,7 +33,7 @@ export class HostPaceTable implements Pacer {
 
   intervalMs(crawlDelaySeconds?: number | null): number {
     const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
-    return Math.min(this.opts.maxDelayMs ?? 60_000, Math.max(this.opts.minDelayMs, crawl));
+    return Math.min(this.opts.maxDelayMs ?? 30_000, Math.max(this.opts.minDelayMs, crawl));
   }
 
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
