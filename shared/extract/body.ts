@@ -5,6 +5,8 @@
  * itemprop=articleBody and content-like class names as bonuses; siblings that continue the text are added.
  * Inside the container, link lists, one-line promos and the headline itself are left out.
  */
+
+import { scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement } from "./dom";
 import { cleanInline } from "./text";
 
@@ -764,7 +766,8 @@ class BodyExtractor {
     const st = this.stats.get(el);
     if (!st) return false;
     const name = el.name;
-    if (HEADINGS.has(name) && headline && normaliseForCompare(rawTextOf(el)) === headline) return true;
+    if (HEADINGS.has(name) && headline && isHeadlineText(normaliseForCompare(rawTextOf(el)), headline))
+      return true;
     if (st.text === 0) return true;
     const ld = this.linkDensity(st);
     if (name === "p" || HEADINGS.has(name)) return ld > 0.8 && st.text < 200;
@@ -780,7 +783,22 @@ class BodyExtractor {
 
 function isPromoLine(p: string): boolean {
   if (p.length > 140) return false;
-  return PROMO_LINE.test(p);
+  return PROMO_LINE.test(p) || isDateline(p);
+}
+
+/** "Published 12 March 2026", "Von X · 3. Februar 2026": a date with a few words around it. */
+function isDateline(p: string): boolean {
+  if (p.length > 80) return false;
+  const m = scanDates(p)[0];
+  if (!m) return false;
+  const rest = (p.slice(0, m.index) + p.slice(m.end)).replace(/[^\p{L}]+/gu, "");
+  return rest.length <= 25;
+}
+
+/** The headline itself, or the headline with a kicker or label around it. */
+function isHeadlineText(heading: string, headline: string): boolean {
+  if (heading === headline) return true;
+  return headline.length >= 10 && heading.includes(headline) && heading.length <= headline.length + 40;
 }
 
 function normaliseForCompare(s: string): string {

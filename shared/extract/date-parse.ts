@@ -332,6 +332,11 @@ const TZ_ABBR: Record<string, number> = {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, "0");
 
+/** UTC ISO 8601, without the milliseconds when they are zero. */
+export function isoInstant(ms: number): string {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
 function daysIn(y: number, m: number): number {
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
@@ -370,7 +375,7 @@ function build(
   const clock = time.h * 3600 + time.mi * 60 + time.s;
   if (offset === undefined) return { day, instant: null, hasTime: true, clock };
   const ms = Date.UTC(y, mo - 1, d, time.h, time.mi, time.s, time.ms ?? 0) - offset * 60_000;
-  return { day, instant: new Date(ms).toISOString().replace(".000Z", "Z"), hasTime: true, offset, clock };
+  return { day, instant: isoInstant(ms), hasTime: true, offset, clock };
 }
 
 function to24(h: number, ampm: string | undefined): number {
@@ -421,7 +426,7 @@ export function parseStatedDate(
     const n = Number(s);
     const ms = s.length === 13 ? n : n * 1000;
     if (ms < Date.UTC(1995, 0, 1) || ms > Date.UTC(2100, 0, 1)) return null;
-    const iso = new Date(ms).toISOString();
+    const iso = isoInstant(ms);
     return { day: iso.slice(0, 10), instant: iso, hasTime: true, offset: 0 };
   }
   const basic = BASIC_RE.exec(s);

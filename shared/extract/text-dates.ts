@@ -5,7 +5,7 @@
  * states a timezone.
  */
 import * as chrono from "chrono-node";
-import { type DateMatch, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
+import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, isElement } from "./dom";
 
 const DATEISH =
@@ -45,8 +45,6 @@ const BLOCK = new Set([
   "dd",
   "dt",
 ]);
-const PUBLISHED_BEFORE =
-  /(?:published|posted|publication date|date published|released|veröffentlicht|erschienen|publiziert|erstellt|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad|julkaistu|date|datum|fecha|data|am|on|le|el|il)\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
 const MODIFIED_BEFORE =
   /(?:updated|modified|aktualisiert|geändert|änderung|mis à jour|actualizado|aggiornato|bijgewerkt)\S*\s*(?:on|am|le|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
 
@@ -150,7 +148,7 @@ function fromChrono(text: string, now: Date): StatedDate | null {
       if (!y || !m || !d) continue;
       const day = `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
       let instant: string | null = null;
-      if (c.isCertain("hour") && c.isCertain("timezoneOffset")) instant = c.date().toISOString();
+      if (c.isCertain("hour") && c.isCertain("timezoneOffset")) instant = isoInstant(c.date().getTime());
       const sd: StatedDate = { day, instant, hasTime: c.isCertain("hour") };
       if (plausible(sd, now)) return sd;
     }
@@ -190,5 +188,3 @@ function parseFallback(text: string, now: Date): StatedDate | null {
   const d = parseStatedDate(text.slice(0, 3000), { epoch: false });
   return d && plausible(d, now) ? d : null;
 }
-
-export { PUBLISHED_BEFORE };

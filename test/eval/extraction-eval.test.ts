@@ -1,0 +1,50 @@
+/**
+ * The four developer evaluation sets in ../shared/eval, with floors just below the figures the extractor
+ * reaches, so a regression fails CI. Skipped (with a message) when ../shared/eval is not beside the repo.
+ * `npm run eval` prints the same figures.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  EVAL_DIR,
+  evalDataAvailable,
+  runAeb,
+  runDates,
+  runFundus,
+  runTrafilatura,
+} from "../../scripts/eval-sets";
+
+/** Floors: measured figures minus a small margin. Raise them when the extractor improves. */
+const FLOORS = {
+  aeb: { f1: 0.975, accuracy: 0.43 },
+  trafilatura: { f1: 0.92 },
+  dates: { accuracy_day: 0.89 },
+  fundus: { headline_exact: 0.79, date_day_accuracy: 0.98, body_f1: 0.96 },
+};
+
+const available = evalDataAvailable();
+if (!available) console.warn(`extraction eval skipped: no evaluation data at ${EVAL_DIR}`);
+
+describe.skipIf(!available)("extraction evaluation sets (developer split)", () => {
+  it("AEB article body: F1 and exact-match accuracy", async () => {
+    const { figures } = await runAeb();
+    expect(figures.f1).toBeGreaterThanOrEqual(FLOORS.aeb.f1);
+    expect(figures.accuracy).toBeGreaterThanOrEqual(FLOORS.aeb.accuracy);
+  });
+
+  it("trafilatura main-text segments: F1", async () => {
+    const { figures } = await runTrafilatura();
+    expect(figures.f1).toBeGreaterThanOrEqual(FLOORS.trafilatura.f1);
+  });
+
+  it("htmldate publication day accuracy", async () => {
+    const { figures } = await runDates();
+    expect(figures.accuracy_day).toBeGreaterThanOrEqual(FLOORS.dates.accuracy_day);
+  });
+
+  it("fundus headline, date and body", async () => {
+    const { figures } = await runFundus();
+    expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.fundus.headline_exact);
+    expect(figures.date_day_accuracy).toBeGreaterThanOrEqual(FLOORS.fundus.date_day_accuracy);
+    expect(figures.body_f1).toBeGreaterThanOrEqual(FLOORS.fundus.body_f1);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { EXTRACTOR_VERSION, extractArticle, isThin } from "../../../shared/extract/article";
+import { extractionSchema } from "../../../shared/records";
+
+const NOW = new Date("2026-06-01T12:00:00Z");
+const URL = "https://news.example/world/2026/05/31/story";
+const para = (n: number): string =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${i + 1} of the story tells readers what happened, where, and why it matters to them.</p>`,
+  ).join("\n");
+const page = (head: string, body: string, htmlAttrs = ""): string =>
+  `<!doctype html><html ${htmlAttrs}><head>${head}</head><body>${body}</body></html>`;
+const run = (html: string, extra: Partial<Parameters<typeof extractArticle>[0]> = {}) =>
+  extractArticle({ html, url: URL, now: NOW, ...extra });
+
+describe("extractArticle robustness", () => {
+  it("never throws and returns a valid record on empty and odd input", () => {
+    for (const html of [
+      "",
+      "   ",
+      "<",
+      "<html>",
+      "<title></title>",
+      "\u0000\u0001",
+      "<script>{",
+      "x".repeat(1000),
+    ]) {
+      const r = run(html);
+      expect(extractionSchema.safeParse(r).success).toBe(true);
+    }
+    expect(run("").date_flag).toBe("missing");
+  });
+
+  it("handles a page without <title> and with JSON-LD @type lists and broken blocks", () => {
+    const html = page(
+      `<script type="application/ld+json">{"@type":["NewsArticle","Article"],"headline":"Typed twice","datePublished":"2026-05-31T10:00:00+02:00"}</script>
+       <script type="application/ld+json">{ "@type": "NewsArticle", </script>`,
+      `<article>${para(4)}</article>`,
+    );
+    const r = run(html);
+    expect(r.headline).toBe("Typed twice");
+    expect(r.published_at).toBe("2026-05-31T08:00:00Z");
+    expect(r.published_at_source).toBe("jsonld");
+  });
+
+  it("exports a version string", () => {
+    expect(EXTRACTOR_VERSION).toMatch(/^\d{4}\.\d+\.\d+$/);
+  });
+});
+
+describe("dates", () => {
+  it("flags a date without a timezone but keeps the stated day", () => {
+    const r = run(page(`<meta property="article:published_time" content="2026-05-30T23:30:00">`, para(3)));
+    expect(r).toMatchObject({ published_at: null, published_day: "2026-05-30", date_flag: "no_timezone" });
+  });
+
+  it("flags a future date instead of using it", () => {
+    const r = run(page(`<meta property="article:published_time" content="2026-07-01T10:00:00Z">`, para(3)));
+    expect(r).toMatchObject({ published_at: null, published_day: "2026-07-01", date_flag: "future" });
+  });
+
+  it("gives the publisher's local day when JSON-LD states UTC and a meta tag states local time", () => {
+    const r = run(
+      page(
+        `<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-11-09T01:09:55Z"}</script>
+         <meta property="article:published_time" content="2023-11-08T18:09:55-07:00">`,
+        para(3),
+      ),
+    );
+    expect(r.published_at).toBe("2023-11-09T01:09:55Z");
+    expect(r.published_day).toBe("2023-11-08");
+  });
+
+  it("keeps modified apart from published", () => {
+    const r = run(
+      page(
+        `<meta property="article:published_time" content="2026-05-01T08:00:00Z">
+         <meta property="article:modified_time" content="2026-05-02T09:00:00Z">`,
+        para(3),
+      ),
+    );
+    expect(r.published_at).toBe("2026-05-01T08:00:00Z");
+    expect(r.modified_at).toBe("2026-05-02T09:00:00Z");
+  });
+
+  it("falls back to the URL, then marks missing", () => {
+    expect(run(page("", para(3)))).toMatchObject({ published_day: "2026-05-31", published_at_source: "url" });
+    const none = extractArticle({ html: page("", para(3)), url: "https://news.example/a", now: NOW });
+    expect(none).toMatchObject({ published_day: null, date_flag: "missing", published_at_source: null });
+  });
+});
+
+describe("metadata", () => {
+  it("flags paywalled pages and never substitutes the hidden JSON-LD body", () => {
+    const hidden = "Secret paragraph. ".repeat(200);
+    const r = run(
+      page(
+        `<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":false,"articleBody":"${hidden}"}</script>`,
+        "<article><p>Only the teaser is visible to readers who do not subscribe.</p></article>",
+      ),
+    );
+    expect(r.is_accessible_for_free).toBe(false);
+    expect(r.body).not.toContain("Secret");
+  });
+
+  it("resolves canonical links against the page URL", () => {
+    const r = run(page(`<link rel="canonical" href="/world/story">`, para(2)));
+    expect(r.canonical_from_page).toBe("https://news.example/world/story");
+    expect(
+      run(page(`<link rel="canonical" href="javascript:void(0)">`, para(2))).canonical_from_page,
+    ).toBeNull();
+  });
+
+  it("takes the language from <html lang>, og:locale, the header, or the text", () => {
+    expect(run(page("", para(2), 'lang="de-AT"'))).toMatchObject({
+      language: "de",
+      language_source: "html_lang",
+    });
+    expect(run(page('<meta property="og:locale" content="fr_FR">', para(2)))).toMatchObject({
+      language: "fr",
+      language_source: "og_locale",
+    });
+    expect(run(page("", para(2)), { headers: { "content-language": "nl" } })).toMatchObject({
+      language: "nl",
+      language_source: "http_header",
+    });
+    const german =
+      "<article><p>Die Stadtverwaltung hat am Montag mitgeteilt, dass die neue Bibliothek im Herbst eröffnet wird und dann deutlich länger geöffnet ist als das alte Gebäude.</p></article>";
+    expect(run(page("", german))).toMatchObject({ language: "de", language_source: "detected" });
+  });
+
+  it("reads authors and publisher from JSON-LD in their various shapes", () => {
+    const r = run(
+      page(
+        `<script type="application/ld+json">{"@type":"NewsArticle","author":[{"@type":"Person","name":"A. Writer"},"B. Writer"],"publisher":[{"@type":"Organization","name":"News Example"}]}</script>`,
+        para(3),
+      ),
+    );
+    expect(r.authors).toEqual(["A. Writer", "B. Writer"]);
+    expect(r.publication).toBe("News Example");
+  });
+});
+
+describe("isThin", () => {
+  it("is true for a teaser and false for an article", () => {
+    expect(isThin(run(page("", "<p>Short teaser.</p>")))).toBe(true);
+    expect(isThin(run(page("", `<article>${para(8)}</article>`)))).toBe(false);
+  });
+});

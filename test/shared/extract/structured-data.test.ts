@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { names, parseJsonLd, readStructuredData } from "../../../shared/extract/structured-data";
+
+describe("JSON-LD", () => {
+  it("finds the article in @graph with an array @type and schema.org URLs as types", () => {
+    const block = JSON.stringify({
+      "@context": "https://schema.org",
+      "@graph": [
+        { "@type": "WebSite", name: "Site" },
+        { "@type": ["https://schema.org/NewsArticle", "ReportageNewsArticle"], headline: "H" },
+      ],
+    });
+    expect(readStructuredData([block], "https://x.example/a").article?.headline).toBe("H");
+  });
+
+  it("prefers the article about this URL over related items", () => {
+    const blocks = [
+      JSON.stringify([
+        { "@type": "NewsArticle", headline: "Other", url: "https://x.example/other" },
+        { "@type": "LiveBlogPosting", headline: "Mine", url: "https://x.example/mine/" },
+      ]),
+    ];
+    expect(readStructuredData(blocks, "https://x.example/mine").article?.headline).toBe("Mine");
+  });
+
+  it("survives broken blocks: raw newlines, trailing commas, garbage", () => {
+    expect(parseJsonLd('{"@type":"NewsArticle","headline":"a\nb",}')).toHaveLength(1);
+    expect(parseJsonLd("{ not json")).toEqual([]);
+    const salvaged = parseJsonLd('{"@type":"NewsArticle",,"datePublished":"2026-01-02T03:04:05Z"');
+    expect(salvaged[0]).toMatchObject({ datePublished: "2026-01-02T03:04:05Z" });
+    expect(readStructuredData(["", "[]", "null", "42", "{"], "https://x.example/").article).toBeNull();
+  });
+
+  it("reads publisher and author as string, object or array", () => {
+    expect(names("Courier")).toEqual(["Courier"]);
+    expect(names({ "@type": "Organization", name: "Courier" })).toEqual(["Courier"]);
+    expect(names([{ name: "A" }, "B", { givenName: "C", familyName: "D" }])).toEqual(["A", "B", "C D"]);
+  });
+});
