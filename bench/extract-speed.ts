@@ -1,7 +1,7 @@
 /**
  * Extraction speed over the AEB developer pages held in memory, one core, in the same run:
  * storytrail's extractArticle, Readability.js on linkedom, the seed's rules (bench/seed-extractor.ts)
- * and cheerio's parse5 `load` alone as the floor. Ratios are against storytrail.
+ * and cheerio's parse5 `load` alone (the floor for any cheerio-based extractor). Ratios: vs storytrail.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -38,7 +38,7 @@ export function benchExtraction(rounds: number): ExtractSpeed {
         round: pass((p) => new Readability(parseHTML(p.html).document as never).parse()),
       },
       { name: "seed rules (cheerio parse5)", round: pass((p) => seedExtract(p.html)) },
-      { name: "cheerio load only (floor)", round: pass((p) => load(p.html)) },
+      { name: "cheerio load only (parse5)", round: pass((p) => load(p.html)) },
     ],
     rounds,
   );
