@@ -146,7 +146,11 @@ export class DynamoDedupStore implements DedupStore {
       });
   }
 
-  async queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]> {
+  async queryBuckets(
+    keys: readonly number[],
+    limitPerBucket: number,
+    opts: { consistent?: boolean } = {},
+  ): Promise<string[]> {
     const lists = await Promise.all(
       keys.map(async (k) => {
         const out = await this.doc.send(
@@ -155,7 +159,7 @@ export class DynamoDedupStore implements DedupStore {
             KeyConditionExpression: "band_hash = :b",
             ExpressionAttributeValues: { ":b": this.bandKey(k) },
             ProjectionExpression: "article_id",
-            ConsistentRead: true,
+            ConsistentRead: opts.consistent ?? true,
             Limit: limitPerBucket,
           }),
         );

@@ -69,7 +69,11 @@ export interface DedupStore {
   /** Points an existing article item at another cluster (after a merge moved it). */
   setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
   /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
-  queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]>;
+  queryBuckets(
+    keys: readonly number[],
+    limitPerBucket: number,
+    opts?: { consistent?: boolean },
+  ): Promise<string[]>;
   /** Files the article under each key (idempotent). */
   addToBuckets(keys: readonly number[], article_id: string): Promise<void>;
   getCluster(cluster_id: string): Promise<ClusterSummary | null>;
@@ -291,6 +295,8 @@ export async function mergeClusters(
   if (!l.merged_into) {
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
+    // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
+    if (w.merged_into) throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
     const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
     const retired: ClusterSummary = { ...l, merged_into: winner, version: l.version + 1, updated_at: now };
     await store.retireCluster(retired, l.version, withCluster(w, l, outlets, now), w.version);
@@ -303,22 +309,29 @@ export async function mergeClusters(
   }
 }
 
-/** Live clusters of the indexed articles under `keys` that are confirmed copies of `article`. */
+/**
+ * Clusters of the indexed articles under `keys` that are confirmed copies of `article`. Candidates in
+ * `skip` were judged already (fingerprints never change, so neither does the verdict); every id
+ * judged is added to it.
+ */
 async function confirmedClusters(
   store: DedupStore,
   article: DedupArticle,
   keys: readonly number[],
   params: MatchParams,
+  skip: Set<string>,
+  consistent: boolean,
 ): Promise<{ clusters: Set<string>; similarity: number }> {
   const clusters = new Set<string>();
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
   const view = viewFingerprint(article.fingerprint);
-  const ids = (await store.queryBuckets(keys, params.maxBucketCandidates)).filter(
-    (id) => id !== article.article_id,
+  const ids = (await store.queryBuckets(keys, params.maxBucketCandidates, { consistent })).filter(
+    (id) => id !== article.article_id && !skip.has(id),
   );
   const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
   for (const c of candidates) {
+    skip.add(c.article_id);
     const cid = await resolveCluster(store, c.cluster_id);
     if (clusters.has(cid)) continue; // already joined through another member: same component
     const r = compareFingerprints(view, viewFingerprint(c.fingerprint), params, fingerprintParams.sketchSize);
@@ -329,6 +342,9 @@ async function confirmedClusters(
   }
   return { clusters, similarity };
 }
+
+/** Merge rounds before giving up and letting the caller retry (each round resolves ids afresh). */
+const MAX_UNION_ROUNDS = 10;
 
 /**
  * Adds one article and returns its cluster and the ids this call retired (merged into it).
@@ -352,7 +368,9 @@ export async function addArticle(
 
   // 1. candidates already indexed, confirmed
   const keys = articleBandKeys(article.fingerprint, params);
-  const first = await confirmedClusters(store, article, keys, params);
+  const judged = new Set<string>();
+  // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
+  const first = await confirmedClusters(store, article, keys, params, judged, false);
   const targets = first.clusters;
   if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
 
@@ -384,14 +402,24 @@ export async function addArticle(
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now
   await store.addToBuckets(keys, article.article_id);
-  const second = await confirmedClusters(store, article, keys, params);
-  const all = new Set([...targets, ...second.clusters, await resolveCluster(store, home)]);
+  const second = await confirmedClusters(store, article, keys, params, judged, true);
 
-  // 4. union everything confirmed into the smallest id
-  const sorted = [...all].sort();
-  const winner = sorted[0]!;
-  const merged = sorted.slice(1);
-  for (const loser of merged) await mergeClusters(store, loser, winner, now);
-  await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
-  return { cluster_id: winner, merged };
+  // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
+  //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.
+  let ids = [...targets, ...second.clusters, home];
+  const merged: string[] = [];
+  for (let round = 0; ; round++) {
+    const roots = [...new Set(await Promise.all(ids.map((id) => resolveCluster(store, id))))].sort();
+    const winner = roots[0]!;
+    if (roots.length === 1) {
+      await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
+      return { cluster_id: winner, merged };
+    }
+    if (round >= MAX_UNION_ROUNDS) throw new DedupConflictError(`union of ${roots.join(", ")} kept moving`);
+    for (const loser of roots.slice(1)) {
+      await mergeClusters(store, loser, winner, now);
+      merged.push(loser);
+    }
+    ids = roots;
+  }
 }
