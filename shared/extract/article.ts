@@ -196,7 +196,8 @@ function extract(input: ExtractInput): Extraction {
   });
 
   const bodyResult = extractBody(doc, { headline });
-  let body = cleanParagraphs(bodyResult.text);
+  // The body extractor already cleans each paragraph.
+  let body = bodyResult.text;
   const free = accessibleForFree(article, signals);
   const ldBody =
     typeof article?.articleBody === "string" ? cleanParagraphs(stripTags(article.articleBody)) : "";

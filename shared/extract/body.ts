@@ -788,7 +788,7 @@ function isPromoLine(p: string): boolean {
 
 /** "Published 12 March 2026", "Von X · 3. Februar 2026": a date with a few words around it. */
 function isDateline(p: string): boolean {
-  if (p.length > 80) return false;
+  if (p.length > 80 || !/\d/.test(p)) return false;
   const m = scanDates(p)[0];
   if (!m) return false;
   const rest = (p.slice(0, m.index) + p.slice(m.end)).replace(/[^\p{L}]+/gu, "");

@@ -167,25 +167,43 @@ function fallbackDate(input: DateInput): Candidate | undefined {
   const embedded = embeddedJsonDate(input.html);
   if (embedded) return { date: embedded, source: "meta" };
   const fromUrl = urlCandidate(input.url);
-  if (fromUrl) {
-    // The text may state the same day with a time and zone: better than the URL's bare day.
-    const fromText = findTextDate(input.root, input.now);
-    if (fromText?.instant && fromText.day === fromUrl.day) return { date: fromText, source: "text" };
-    return { date: fromUrl, source: "url" };
-  }
+  if (fromUrl) return { date: fromUrl, source: "url" };
   const weak = firstTimeElement(input.signals);
   if (weak) return { date: weak, source: "time" };
   const fromText = findTextDate(input.root, input.now);
   return fromText ? { date: fromText, source: "text" } : undefined;
 }
 
-const EMBEDDED_DATE =
-  /["'](?:datePublished|publishedDate|publishDate|published_at|publishedAt|publicationDate|date_published|firstPublished|pubDate)["']\s*:\s*["']([^"']{8,40})["']/;
+const EMBEDDED_KEYS = [
+  "datePublished",
+  "publishedDate",
+  "publishDate",
+  "published_at",
+  "publishedAt",
+  "publicationDate",
+  "date_published",
+  "firstPublished",
+  "pubDate",
+];
+const EMBEDDED_VALUE = /^["']?\s*:\s*["']([^"']{8,40})["']/;
 
 /** Publication dates in page state JSON (not JSON-LD): `"publishedDate":"2016-11-04T20:37:27Z"`. */
 function embeddedJsonDate(html: string): StatedDate | null {
-  const m = EMBEDDED_DATE.exec(html);
-  return m?.[1] ? parseStatedDate(m[1]) : null;
+  // indexOf per key is far cheaper than one regex with alternatives over the whole page.
+  for (const k of EMBEDDED_KEYS) {
+    let from = 0;
+    for (let tries = 0; tries < 3; tries++) {
+      const i = html.indexOf(k, from);
+      if (i < 0) break;
+      from = i + k.length;
+      const q = html.charCodeAt(i - 1);
+      if (q !== 34 && q !== 39) continue;
+      const m = EMBEDDED_VALUE.exec(html.slice(from, from + 60));
+      const d = m?.[1] ? parseStatedDate(m[1]) : null;
+      if (d) return d;
+    }
+  }
+  return null;
 }
 
 function firstTimeElement(s: PageSignals): StatedDate | null {

@@ -15,7 +15,18 @@ export interface HeadlineInput {
 
 const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
 
+const keyCache = new Map<string, string>();
+
 function key(s: string): string {
+  const hit = keyCache.get(s);
+  if (hit !== undefined) return hit;
+  const k = computeKey(s);
+  if (keyCache.size > 1000) keyCache.clear();
+  keyCache.set(s, k);
+  return k;
+}
+
+function computeKey(s: string): string {
   return s
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")

@@ -109,7 +109,7 @@ export function detectLanguage(input: LanguageInput): {
     const lang = primaryLanguage(value);
     if (lang) return { language: lang, source };
   }
-  const sample = input.body.length > 2000 ? input.body.slice(0, 2000) : input.body;
+  const sample = input.body.length > 1200 ? input.body.slice(0, 1200) : input.body;
   if (sample.length >= 40) {
     const code = franc(sample, { minLength: 40 });
     const lang = ISO3_TO_1[code];

@@ -73,19 +73,24 @@ export function cleanParagraphs(s: string): string {
     .join("\n\n");
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** Letters and digits outside ASCII: anything but the punctuation, symbol and space blocks. */
+function isWordCode(c: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (c <= 0xbf) return false;
+  if (c === 0xd7 || c === 0xf7) return false;
+  if (c >= 0x2000 && c <= 0x2bff) return false;
+  if (c >= 0x3000 && c <= 0x303f) return false;
+  if (c >= 0xfe00 && c <= 0xfe6f) return false;
+  if (c >= 0xff00 && c <= 0xff0f) return false;
+  return c !== 0xfeff;
+}
 
 /** Words as the word count sees them: runs of letters or digits (a char loop: this runs on every body). */
 export function countWords(s: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const word =
-      (c >= 48 && c <= 57) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 97 && c <= 122) ||
-      (c > 127 && WORD_CHAR.test(s[i]!));
+    const word = isWordCode(s.charCodeAt(i));
     if (word && !inWord) n++;
     inWord = word;
   }
