@@ -128,7 +128,7 @@ const POSITIVE =
 const STRONG_BODY =
   /(?:^|[-_ ])(?:article-?body|articlebody|article-?content|article-?text|story-?body|story-?content|story-?text|entry-?content|post-?content|post-?body|post-?text|blog-?post-?content|body-?text|main-?text|article__body|article__content|text-?content|rich-?text|articletext|storytext|td-post-content|field-body|c-article-body)(?:$|[-_ ])/i;
 const PROMO_LINE =
-  /^(?:read more|read also|also read|related|see also|more:|click here|sign up|subscribe|follow us|share this|advertisement|anzeige|werbung|publicité|lesen sie auch|mehr zum thema|auch interessant|weiterlesen|leer más|lire aussi|continue reading|recommended|watch:|listen:|photo:|image:|foto:|bild:|getty images|©)/i;
+  /^(?:read more|read also|also read|related|see also|more:|click here|sign up|subscribe|follow us|share this|advertisement|anzeige|werbung|publicité|lesen sie auch|mehr zum thema|auch interessant|weiterlesen|leer más|lire aussi|continue reading|recommended|watch:|listen:|photo:|image:|foto:|bild:|getty images|©|schon gelesen|meistgelesen|meistdiskutiert|kommentieren|sie müssen sich|you must be logged|log in to|crédits? photos?|photo credits?|bildquelle|quellenangaben|if you enjoyed|das könnte sie auch|weitere artikel|more stories|top stories|most read|trending|puede escribirnos|alle angaben ohne gewähr|pdf$|.{0,40}als pdf|.{0,40}pdf herunterladen)/i;
 
 interface Stats {
   /** Visible characters (whitespace collapsed) below, boilerplate excluded. */
