@@ -260,6 +260,13 @@ function classify(err: unknown, deadlineHit: boolean): { reason: FailureReason; 
   return { reason: "network_error", detail: describe(err) };
 }
 
+const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+function isStaleSocket(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && STALE_SOCKET_CODES.has(code);
+}
+
 export class HttpClient {
   private readonly userAgent: string;
   private readonly allowPrivate: boolean;
@@ -324,13 +331,20 @@ export class HttpClient {
     let status: number | null = null;
     try {
       for (;;) {
-        const res = await request(current, {
-          method: "GET",
-          dispatcher: this.agentFor(limits.connectTimeoutMs),
-          headers: this.requestHeaders(opts),
-          signal: controller.signal,
-          headersTimeout: limits.headersTimeoutMs,
-          bodyTimeout: limits.bodyTimeoutMs,
+        const send = () =>
+          request(current, {
+            method: "GET",
+            dispatcher: this.agentFor(limits.connectTimeoutMs),
+            headers: this.requestHeaders(opts),
+            signal: controller.signal,
+            headersTimeout: limits.headersTimeoutMs,
+            bodyTimeout: limits.bodyTimeoutMs,
+          });
+        // A kept-alive socket the server closed while we were busy fails at once: a GET is safe to
+        // send once more, on a fresh connection.
+        const res = await send().catch((err: unknown) => {
+          if (controller.signal.aborted || !isStaleSocket(err)) throw err;
+          return send();
         });
         status = res.statusCode;
         const headers = flattenHeaders(res.headers);
