@@ -8,10 +8,6 @@
  */
 
 import { LocalRuntime, type RunCounts } from "../infra/local/runtime";
-import type { FunctionName } from "../infra/topology";
-import { createDedupHandler } from "../lambdas/dedup";
-import { createDiscoverHandler } from "../lambdas/discover";
-import { createFetchHandler } from "../lambdas/fetch";
 import type { Endpoints } from "../shared/aws/clients";
 import { observeClients } from "../shared/aws/clients";
 import { matchParams } from "../shared/dedup/params";
@@ -127,20 +123,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         STORYTRAIL_RAW_SAMPLE_RATE: String(rawSampleRate),
       },
       concurrency: opts.concurrency ?? { fetch: 4, dedup: 2 },
+      // Each handler is made on first use, with its clients: time it from then on.
+      instrument: (fn, make) => {
+        label = fn; // clients made by the handler's factory are metered under its name
+        const handler = t.wrap(fn, make() as Handler) as (event: unknown) => Promise<unknown>;
+        label = "runtime";
+        return handler;
+      },
     });
-    // The runtime makes each handler on first use; put timed ones in its place, made the same way.
-    const handlers = (runtime as unknown as { handlers?: Map<FunctionName, Handler> }).handlers;
-    if (!(handlers instanceof Map))
-      throw new Error("LocalRuntime no longer keeps its handlers in `handlers`");
-    const factories = {
-      discover: createDiscoverHandler,
-      fetch: createFetchHandler,
-      dedup: createDedupHandler,
-    };
-    for (const fn of ["discover", "fetch", "dedup"] as const) {
-      label = fn;
-      handlers.set(fn, t.wrap(fn, factories[fn](runtime.env(fn)) as Handler));
-    }
     label = "runtime";
     const t0 = performance.now();
     const runId = `${prefix}-run`;

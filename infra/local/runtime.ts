@@ -36,6 +36,8 @@ export interface LocalRuntimeOptions {
   readonly concurrency?: Partial<Record<QueueName, number>>;
   readonly visibilitySeconds?: number;
   readonly retryDelaySeconds?: number;
+  /** Makes each handler through `make` and may wrap it (benchmarks time and meter them this way). */
+  readonly instrument?: (fn: FunctionName, make: () => LocalHandler) => LocalHandler;
 }
 
 export interface DrainProgress {
@@ -63,6 +65,8 @@ export interface RunCounts {
   readonly clusters: number;
   readonly clustered_articles: number;
 }
+
+export type LocalHandler = (event: unknown) => Promise<unknown>;
 
 const QUEUE_CONSUMERS: Record<QueueName, FunctionName> = { fetch: "fetch", dedup: "dedup" };
 
@@ -103,7 +107,8 @@ export class LocalRuntime {
         dedup: () => createDedupHandler(env),
         quality: () => createQualityHandler(env),
       } satisfies Record<FunctionName, () => unknown>;
-      h = factories[fn]() as (event: unknown) => Promise<unknown>;
+      const make = () => factories[fn]() as LocalHandler;
+      h = this.opts.instrument ? this.opts.instrument(fn, make) : make();
       this.handlers.set(fn, h);
     }
     return h;
@@ -247,8 +252,7 @@ export class LocalRuntime {
       if (item.status === "fetched") {
         articles++;
         articleIds.add(String(item.article_id));
-      }
-      else if (item.status === "failed") {
+      } else if (item.status === "failed") {
         failed++;
         const reason = String(item.reason);
         failure_reasons[reason] = (failure_reasons[reason] ?? 0) + 1;
