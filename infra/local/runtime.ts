@@ -123,10 +123,11 @@ export class LocalRuntime {
     return this.handler(fn)(event);
   }
 
-  private async queueDepth(q: QueueName): Promise<number> {
+  /** Messages in a queue, visible or in flight. */
+  private async depth(queueUrl: string): Promise<number> {
     const out = await this.clients.sqs.send(
       new GetQueueAttributesCommand({
-        QueueUrl: this.resources.queueUrls[q],
+        QueueUrl: queueUrl,
         AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
       }),
     );
@@ -134,15 +135,12 @@ export class LocalRuntime {
     return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
   }
 
-  async deadLettered(q: QueueName): Promise<number> {
-    const out = await this.clients.sqs.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: this.resources.dlqUrls[q],
-        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
-      }),
-    );
-    const a = out.Attributes ?? {};
-    return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+  private queueDepth(q: QueueName): Promise<number> {
+    return this.depth(this.resources.queueUrls[q]);
+  }
+
+  deadLettered(q: QueueName): Promise<number> {
+    return this.depth(this.resources.dlqUrls[q]);
   }
 
   /**

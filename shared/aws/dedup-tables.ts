@@ -211,7 +211,8 @@ export class DynamoDedupStore implements DedupStore {
     return (out.Item as ClusterMember | undefined) ?? null;
   }
 
-  private async *queryPrefix(cluster_id: string, prefix: string): AsyncGenerator<Record<string, unknown>> {
+  /** Pages of the items in one cluster's partition whose sort key starts with `prefix`. */
+  private async *queryPages(cluster_id: string, prefix: string, count = false) {
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
       const out = await this.doc.send(
@@ -221,12 +222,17 @@ export class DynamoDedupStore implements DedupStore {
           ExpressionAttributeNames: { "#i": "item" },
           ExpressionAttributeValues: { ":c": cluster_id, ":p": prefix },
           ConsistentRead: true,
+          ...(count ? { Select: "COUNT" as const } : {}),
           ExclusiveStartKey,
         }),
       );
-      for (const item of out.Items ?? []) yield item;
+      yield out;
       ExclusiveStartKey = out.LastEvaluatedKey;
     } while (ExclusiveStartKey);
+  }
+
+  private async *queryPrefix(cluster_id: string, prefix: string): AsyncGenerator<Record<string, unknown>> {
+    for await (const page of this.queryPages(cluster_id, prefix)) yield* page.Items ?? [];
   }
 
   async *listMembers(cluster_id: string): AsyncIterable<ClusterMember> {
@@ -337,22 +343,7 @@ export class DynamoDedupStore implements DedupStore {
     }));
     await this.batchWrite(this.tables.clusters, puts);
     let count = 0;
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.clusters,
-          KeyConditionExpression: "cluster_id = :c AND begins_with(#i, :p)",
-          ExpressionAttributeNames: { "#i": "item" },
-          ExpressionAttributeValues: { ":c": cluster_id, ":p": "outlet#" },
-          Select: "COUNT",
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      );
-      count += out.Count ?? 0;
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    for await (const page of this.queryPages(cluster_id, "outlet#", true)) count += page.Count ?? 0;
     return count;
   }
 }
