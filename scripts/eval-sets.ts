@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { extractArticle } from "../shared/extract/article";
+import { decodeBody } from "../shared/fetch/charset";
 import type { Extraction } from "../shared/records";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..");
@@ -32,9 +33,20 @@ function readJson<T>(p: string): T {
   return JSON.parse(readFileSync(p, "utf8")) as T;
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A saved page as text: valid UTF-8 is taken as UTF-8 (some sets store pages re-encoded but keep the
+ * original <meta charset>), anything else is decoded as the fetcher decodes a response.
+ */
 export function readPage(file: string): string {
-  const buf = readFileSync(file);
-  return (file.endsWith(".gz") ? gunzipSync(buf) : buf).toString("utf8");
+  const raw = readFileSync(file);
+  const buf = file.endsWith(".gz") ? gunzipSync(raw) : raw;
+  try {
+    return strictUtf8.decode(buf);
+  } catch {
+    return decodeBody(buf, null).text;
+  }
 }
 
 type Scorer = (...args: unknown[]) => unknown;

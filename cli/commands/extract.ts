@@ -4,11 +4,20 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Command } from "commander";
 import { EXTRACTOR_VERSION, extractArticle } from "../../shared/extract/article";
+import { decodeBody } from "../../shared/fetch/charset";
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Valid UTF-8 as UTF-8 (saved pages are often re-encoded); otherwise decoded as the fetcher would. */
 function readHtml(file: string): string {
-  const buf = readFileSync(file);
-  const gz = file.endsWith(".gz") || (buf[0] === 0x1f && buf[1] === 0x8b);
-  return (gz ? gunzipSync(buf) : buf).toString("utf8");
+  const raw = readFileSync(file);
+  const gz = file.endsWith(".gz") || (raw[0] === 0x1f && raw[1] === 0x8b);
+  const buf = gz ? gunzipSync(raw) : raw;
+  try {
+    return strictUtf8.decode(buf);
+  } catch {
+    return decodeBody(buf, null).text;
+  }
 }
 
 interface ListItem {

@@ -16,7 +16,7 @@ import {
 /** Floors: measured figures minus a small margin. Raise them when the extractor improves. */
 const FLOORS = {
   aeb: { f1: 0.975, accuracy: 0.43 },
-  trafilatura: { f1: 0.92 },
+  trafilatura: { f1: 0.925 },
   dates: { accuracy_day: 0.89 },
   fundus: { headline_exact: 0.79, date_day_accuracy: 0.98, body_f1: 0.96 },
 };
