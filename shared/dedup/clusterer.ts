@@ -296,7 +296,8 @@ export async function mergeClusters(
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
     // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
-    if (w.merged_into) throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
+    if (w.merged_into)
+      throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
     const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
     const retired: ClusterSummary = { ...l, merged_into: winner, version: l.version + 1, updated_at: now };
     await store.retireCluster(retired, l.version, withCluster(w, l, outlets, now), w.version);

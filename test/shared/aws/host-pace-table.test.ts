@@ -13,7 +13,12 @@ describe("HostPaceTable", () => {
       // A shared virtual clock that moves only when someone sleeps: the table's round trips take no
       // virtual time, so the gaps measured are the reservations' own, whatever the machine's load.
       let t = 1_000_000;
-      const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+      const clock = {
+        now: () => t,
+        sleep: async (ms: number) => {
+          t += ms;
+        },
+      };
       // Two containers, each with its own pacer object, sharing only the table.
       const a = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150, ...clock });
       const b = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150, ...clock });
