@@ -54,13 +54,16 @@ interface PageText {
   h1: number;
 }
 
+/** Visible text with whitespace collapsed as it is built, so offsets (the h1's) measure real distance. */
 function pageText(root: AnyNode, maxChars = 20_000): PageText {
   let text = "";
   let h1 = -1;
   const go = (n: AnyNode): void => {
     if (text.length > maxChars) return;
     if (n.type === "text") {
-      text += (n as unknown as { data: string }).data;
+      const t = (n as unknown as { data: string }).data.replace(/\s+/g, " ");
+      if (t === " " && (text.endsWith(" ") || text.endsWith("\n"))) return;
+      text += t;
       return;
     }
     if (!("children" in n)) return;
@@ -69,10 +72,10 @@ function pageText(root: AnyNode, maxChars = 20_000): PageText {
       if (n.name === "h1" && h1 < 0) h1 = text.length;
     }
     for (const c of n.children) go(c);
-    if (isElement(n) && BLOCK.has(n.name)) text += "\n";
+    if (isElement(n) && BLOCK.has(n.name) && !text.endsWith("\n")) text += "\n";
   };
   go(root);
-  return { text: text.replace(/[ \t\u00a0]+/g, " "), h1 };
+  return { text, h1 };
 }
 
 function plausible(d: StatedDate, now: Date): boolean {
@@ -161,14 +164,32 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   const all = scanDates(text).filter((m) => plausible(m.date, now));
   const introduced = all.find((m) => isIntroducedAsPublished(text, m));
   if (introduced) return introduced.date;
-  const afterHeadline =
-    h1 >= 0 ? all.find((m) => m.index >= h1 && m.index < h1 + 1500 && !isModified(text, m)) : undefined;
-  if (afterHeadline) return afterHeadline.date;
+  const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
+  if (nearHeadline) return nearHeadline.date;
   const marked = fromDateishElements(root, now);
   if (marked) return marked;
   const first = all.find((m) => !isModified(text, m));
   if (first) return first.date;
   return fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ?? parseFallback(text, now);
+}
+
+/**
+ * The date closest to the headline: a dateline sits just above or below it. Dates after the headline count
+ * up to 1500 characters away, dates before it up to 300 (further up is the site header).
+ */
+function nearest(text: string, all: DateMatch[], h1: number): DateMatch | undefined {
+  let best: DateMatch | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const m of all) {
+    const before = m.index < h1;
+    const distance = before ? (h1 - m.end) * 2 : m.index - h1;
+    if (distance > (before ? 600 : 1500) || isModified(text, m)) continue;
+    if (distance < bestDistance) {
+      best = m;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
 
 function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
