@@ -166,9 +166,11 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   if (introduced) return introduced.date;
   const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
   if (nearHeadline) return nearHeadline.date;
+  const first = all.find((m) => !isModified(text, m));
+  // Without a headline to anchor on, the first date in reading order beats date-classed widgets.
+  if (first && h1 < 0) return first.date;
   const marked = fromDateishElements(root, now);
   if (marked) return marked;
-  const first = all.find((m) => !isModified(text, m));
   if (first) return first.date;
   return fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ?? parseFallback(text, now);
 }
