@@ -63,6 +63,7 @@ const PUBLISHED_META = [
   "og:article:published_time",
   "twitter:data1",
 ];
+const GENERIC_META = new Set(["dc.date", "dcterms.date", "dc:date", "date", "created", "creation_date", "dc.created"]);
 const MODIFIED_META = [
   "article:modified_time",
   "og:updated_time",
@@ -138,6 +139,7 @@ function collectPublished(input: DateInput): Candidate[] {
   }
   if (page) push(page.datePublished, "jsonld");
   for (const k of PUBLISHED_META) {
+    if (GENERIC_META.has(k)) continue;
     const values = s.meta.get(k);
     if (!values) continue;
     for (const v of values) push(v, "meta");
@@ -158,6 +160,10 @@ function collectPublished(input: DateInput): Candidate[] {
   ]) {
     const d = timeElementDate(t);
     if (d) out.push({ date: d, source: "time" });
+  }
+  // Generic date fields (Dublin Core date, "date") may be any date of the document: after <time>.
+  for (const k of GENERIC_META) {
+    for (const v of s.meta.get(k) ?? []) push(v, "meta");
   }
   return out;
 }
