@@ -162,7 +162,7 @@ function fromChrono(text: string, now: Date): StatedDate | null {
 export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   const { text, h1 } = pageText(root);
   const all = scanDates(text).filter((m) => plausible(m.date, now));
-  const introduced = all.find((m) => isIntroducedAsPublished(text, m));
+  const introduced = all.find((m) => isIntroducedAsPublished(text, m) || isWireDateline(text, m));
   if (introduced) return introduced.date;
   const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
   if (nearHeadline) return nearHeadline.date;
@@ -200,6 +200,13 @@ function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
     /(?:published|posted|veröffentlicht|erschienen|publiziert|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad)\S*\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu.test(
       before,
     ) && !isModified(text, m)
+  );
+}
+
+/** "January 18, 2020 PARIS (Reuters) -": the date of a wire dateline is the story's. */
+function isWireDateline(text: string, m: DateMatch): boolean {
+  return /^[\s,.–—-]*(?:\p{Lu}[\p{L} .,'/-]{1,40}\s*)?\((?:Reuters|AP|AFP|dpa|APA|KNA|epd|SDA|sda|ANSA|EFE|AAP|PA|UPI|Xinhua|CNN)\)/u.test(
+    text.slice(m.end, m.end + 60),
   );
 }
 
