@@ -63,7 +63,15 @@ const PUBLISHED_META = [
   "og:article:published_time",
   "twitter:data1",
 ];
-const GENERIC_META = new Set(["dc.date", "dcterms.date", "dc:date", "date", "created", "creation_date", "dc.created"]);
+const GENERIC_META = new Set([
+  "dc.date",
+  "dcterms.date",
+  "dc:date",
+  "date",
+  "created",
+  "creation_date",
+  "dc.created",
+]);
 const MODIFIED_META = [
   "article:modified_time",
   "og:updated_time",

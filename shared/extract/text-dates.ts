@@ -46,7 +46,7 @@ const BLOCK = new Set([
   "dt",
 ]);
 const MODIFIED_BEFORE =
-  /(?:updated|modified|aktualisiert|geändert|änderung|mis à jour|actualizado|aggiornato|bijgewerkt)\S*\s*(?:on|am|le|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
+  /(?<!\p{L})(?:updated|modified|aktualisiert|geändert|änderung|stand|as of|mis à jour|actualizado|aggiornato|bijgewerkt)\S*\s*(?:on|am|le|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
 
 interface PageText {
   text: string;
@@ -166,6 +166,9 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   if (introduced) return introduced.date;
   const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
   if (nearHeadline) return nearHeadline.date;
+  // A page's "updated"/"Stand:" date beats a date mentioned in the text.
+  const stated = all.find((m) => isModified(text, m));
+  if (stated) return stated.date;
   const first = all.find((m) => !isModified(text, m));
   // Without a headline to anchor on, the first date in reading order beats date-classed widgets.
   if (first && h1 < 0) return first.date;
