@@ -283,11 +283,11 @@ class BodyExtractor {
         const t = this.survey(el);
         text += t;
         const p = el.name === "p" ? Math.max(this.surveyPara, t) : this.surveyPara;
-        const ci = this.ci(el);
-        this.classIds.set(el, ci);
+        const ci = classId(el);
+        if (ci !== "") this.classIds.set(el, ci);
         const s = this.surveyStrong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
         if (s) this.strongInside.add(el);
-        this.rawPara.set(el, p);
+        if (p > 0) this.rawPara.set(el, p);
         para += p;
         strong ||= s;
       }
@@ -304,12 +304,7 @@ class BodyExtractor {
   private readonly classIds = new Map<Element, string>();
 
   private ci(el: Element): string {
-    let v = this.classIds.get(el);
-    if (v === undefined) {
-      v = classId(el);
-      this.classIds.set(el, v);
-    }
-    return v;
+    return this.classIds.get(el) ?? classId(el);
   }
 
   private shouldDrop(el: Element): boolean {
