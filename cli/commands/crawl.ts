@@ -1,8 +1,10 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
 import { mkdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
+
+const DEMO_PORT = 47_380;
 
 interface CrawlOptions {
   sources?: string;
@@ -21,7 +23,7 @@ export function registerCrawl(program: Command): void {
     .option("--demo", "crawl the embedded demo news site on loopback (three outlets, one syndicated story)")
     .option("--data-dir <dir>", "where tables and raw samples persist between runs", ".storytrail")
     .option("--allow-private", "allow fetching loopback and private addresses (local test sites only)")
-    .option("--run-id <id>", "run id (defaults to the current UTC hour)")
+    .option("--run-id <id>", "run id (defaults to local-<current UTC time>)")
     .option("--json", "print the summary as JSON")
     .action(async (opts: CrawlOptions) => {
       if (!opts.sources && !opts.demo) throw new Error("crawl needs --sources FILE or --demo");
@@ -44,13 +46,15 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     import("../../infra/local/runtime"),
     import("../../infra/local/sample-persistence"),
   ]);
-  const dataDir = resolve(opts.dataDir);
+  // The demo keeps its state apart from real crawls (`storytrail reextract --data-dir .storytrail/demo`).
+  const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const log = (s: string) => process.stderr.write(`${s}\n`);
   let site: DemoSite | undefined;
   let sources: unknown;
   if (opts.demo) {
-    site = await startDemoSite();
+    // The same ports each time when free, so that a second run shows what "already seen" does.
+    site = await startDemoSite({ port: DEMO_PORT });
     sources = site.sources;
     log(`demo site: ${site.outlets.map((o) => `${o.publication} ${o.origin}`).join(", ")}`);
   } else {
@@ -58,23 +62,21 @@ async function crawl(opts: CrawlOptions): Promise<void> {
   }
   const started = Date.now();
   log(`starting emulators (data in ${dataDir}) …`);
-  // The demo outlets get fresh ports each run: keep their state apart from real crawls.
-  const emulators = await startEmulators({
-    dynamoPath: resolve(dataDir, opts.demo ? "dynamodb-demo" : "dynamodb"),
-  });
-  const samplesDir = resolve(dataDir, opts.demo ? "s3-demo" : "s3");
+  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
+  const samplesDir = resolve(dataDir, "s3");
   try {
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
       prefix: "storytrail-",
       settings: {
         ...(opts.demo || opts.allowPrivate ? { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" } : {}),
-        ...(opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100" } : {}),
+        ...(opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100", STORYTRAIL_RAW_SAMPLE_RATE: "1" } : {}),
       },
     });
     const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     if (restored) log(`restored ${restored} raw samples`);
-    const runId = opts.runId ?? new Date().toISOString().slice(0, 13);
+    // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
+    const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("discovering …");
     const discovery = await runtime.discover({ sources, run_id: runId });
     log(`enqueued ${discovery.enqueued} URLs from ${discovery.sources.length} sources`);

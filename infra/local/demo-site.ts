@@ -83,15 +83,30 @@ ${page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
 </body></html>`;
 }
 
-function listen(host: string, handler: Parameters<typeof createServer>[1]): Promise<Server> {
+function listen(host: string, port: number, handler: Parameters<typeof createServer>[1]): Promise<Server> {
   const server = createServer(handler);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }
 
-export async function startDemoSite(): Promise<DemoSite> {
+/** A fixed port when it is free (so a second demo run finds the same URLs), else any free port. */
+async function listenPreferring(host: string, port: number, handler: Parameters<typeof createServer>[1]) {
+  if (port > 0) {
+    try {
+      return await listen(host, port, handler);
+    } catch {}
+  }
+  return listen(host, 0, handler);
+}
+
+export interface DemoSiteOptions {
+  /** Port for every outlet (each on its own loopback address); 0 picks free ports. */
+  readonly port?: number;
+}
+
+export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSite> {
   const hosts = ["127.0.0.1", "127.0.0.2", "127.0.0.3"] as const;
   const names = [
     ["harbor-daily", "Harbor Daily"],
@@ -101,7 +116,7 @@ export async function startDemoSite(): Promise<DemoSite> {
   const routes = new Map<string, Map<string, { type: string; body: string }>>();
   const servers = await Promise.all(
     hosts.map((host) =>
-      listen(host, (req, res) => {
+      listenPreferring(host, opts.port ?? 0, (req, res) => {
         const addr = req.socket.localAddress ?? "";
         const key = `${addr.replace(/^::ffff:/, "")}:${req.socket.localPort}`;
         const path = (req.url ?? "/").split("?")[0] ?? "/";

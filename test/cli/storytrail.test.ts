@@ -31,7 +31,7 @@ describe("storytrail CLI", () => {
     expect(r.stderr).toContain("--sources FILE or --demo");
   });
 
-  it("runs the demo crawl end to end and prints counts that add up", () => {
+  it("runs the demo crawl end to end, finds nothing new the second time, and re-extracts its samples", () => {
     const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-"));
     try {
       const r = cli(["crawl", "--demo", "--json", "--data-dir", dir], 170_000);
@@ -47,6 +47,15 @@ describe("storytrail CLI", () => {
       });
       expect(summary.failure_reasons).toEqual({ robots_disallowed: 1 });
       expect(summary.articles + summary.failed + summary.pending).toBe(summary.claimed);
+      expect(summary.raw_samples).toBe(4); // the demo keeps every page's HTML
+
+      // Tomorrow's run: state persisted in the data directory, so nothing is new.
+      const again = JSON.parse(cli(["crawl", "--demo", "--json", "--data-dir", dir], 170_000).stdout);
+      expect(again).toMatchObject({ claimed: 0, clusters: 2 });
+
+      const re = cli(["reextract", "--data-dir", join(dir, "demo")], 170_000);
+      expect(re.status, re.stderr).toBe(0);
+      expect(re.stdout).toMatch(/^4 raw samples, 4 with a stored article: 4 unchanged, 0 changed/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
