@@ -232,7 +232,10 @@ function extract(input: ExtractInput): Extraction {
     null;
 
   return {
-    canonical_from_page: absoluteUrl(signals.canonicalLink ?? metaValue(signals, "og:url"), input.url),
+    canonical_from_page: absoluteUrl(
+      signals.canonicalLink ?? metaValue(signals, "og:url") ?? str(article?.url) ?? null,
+      input.url,
+    ),
     headline,
     body,
     publication: siteName ? cleanInline(siteName) : null,

@@ -1,9 +1,14 @@
 /**
- * Main text of the page. Boilerplate is dropped by tag (nav, aside, footer, form, figure, …), by hidden
- * state and by class/id signals (share, related, newsletter, comments, promo, caption, byline, …); the
- * container is chosen by paragraph scores (text length, commas) discounted by link density, with <article>,
- * itemprop=articleBody and content-like class names as bonuses; siblings that continue the text are added.
- * Inside the container, link lists, one-line promos and the headline itself are left out.
+ * Main text of the page.
+ * 1. Boilerplate goes by tag (nav, aside, footer, form, figure, …), hidden state and class/id signals (share,
+ *    related, newsletter, comments, promo, caption, byline, …), unless the element holds most of the prose.
+ * 2. The container is chosen readability-style: paragraph scores (length, commas) pushed to ancestors,
+ *    discounted by link density, with <article>, itemprop=articleBody and body-like class names as bonuses.
+ * 3. It grows to cover the text: same-class blocks split around ads, an ancestor holding much more prose,
+ *    siblings that continue the text, and the lead paragraph left in the (dropped) article header.
+ * 4. Inside, link lists, widget blocks (conditional cleaning), one-line promos, datelines and the headline
+ *    are left out; paragraphs come out separated by blank lines.
+ * When class signals empty the page, a second pass uses tags and hidden state only.
  */
 
 import { scanDates } from "./date-parse";
@@ -843,4 +848,3 @@ export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
   const second = new BodyExtractor(root, opts, true).run();
   return second.text.length > first.text.length ? second : first;
 }
-export { BodyExtractor as BodyExtractorForDebug };

@@ -33,27 +33,3 @@ export function rawText(node: AnyNode): string {
   }
   return out;
 }
-
-/** Calls visit for every element in document order; visit returning false skips the subtree. */
-export function walk(node: AnyNode, visit: (el: Element) => boolean | undefined): void {
-  if (!("children" in node)) return;
-  for (const child of node.children) {
-    if (isElement(child)) {
-      if (visit(child) === false) continue;
-      walk(child, visit);
-    }
-  }
-}
-
-export function findFirst(node: AnyNode, test: (el: Element) => boolean): Element | null {
-  let found: Element | null = null;
-  walk(node, (el) => {
-    if (found) return false;
-    if (test(el)) {
-      found = el;
-      return false;
-    }
-    return true;
-  });
-  return found;
-}
