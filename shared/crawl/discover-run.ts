@@ -34,6 +34,7 @@ export interface DiscoverRunSummary {
 }
 
 const ENQUEUE_CHUNK = 100;
+const CLAIM_CONCURRENCY = 16;
 
 /** A lastmod we can compare as a string: ISO-8601 in UTC, or null. */
 function normaliseLastmod(raw: string | null): string | null {
@@ -67,28 +68,38 @@ export async function runDiscovery(
       enqueued += batch.length;
       batch = [];
     };
-    for (const d of urls) {
-      const lastmod = normaliseLastmod(d.lastmod);
-      const claim = await deps.frontier.claim({
-        url: d.url,
-        source_id: source.id,
-        run_id: runId,
-        lastmod,
-        now: deps.now().toISOString(),
-      });
-      counts[claim]++;
-      if (claim === "seen") continue;
-      batch.push({
-        url: d.url,
-        source_id: source.id,
-        publication: source.publication,
-        discovered_from: d.discovered_from,
-        run_id: runId,
-        lastmod,
-        hint_title: d.title,
-        hint_published_at: d.published_at,
-        language_hint: d.language ?? source.language ?? null,
-      });
+    // Claims are independent conditional writes: a few at a time keeps a 50,000-URL sitemap well
+    // inside the function's timeout without flooding the table.
+    for (let i = 0; i < urls.length; i += CLAIM_CONCURRENCY) {
+      const slice = urls.slice(i, i + CLAIM_CONCURRENCY);
+      const claims = await Promise.all(
+        slice.map(async (d) => {
+          const lastmod = normaliseLastmod(d.lastmod);
+          const claim = await deps.frontier.claim({
+            url: d.url,
+            source_id: source.id,
+            run_id: runId,
+            lastmod,
+            now: deps.now().toISOString(),
+          });
+          return { d, lastmod, claim };
+        }),
+      );
+      for (const { d, lastmod, claim } of claims) {
+        counts[claim]++;
+        if (claim === "seen") continue;
+        batch.push({
+          url: d.url,
+          source_id: source.id,
+          publication: source.publication,
+          discovered_from: d.discovered_from,
+          run_id: runId,
+          lastmod,
+          hint_title: d.title,
+          hint_published_at: d.published_at,
+          language_hint: d.language ?? source.language ?? null,
+        });
+      }
       if (batch.length >= ENQUEUE_CHUNK) await flush();
     }
     await flush();
