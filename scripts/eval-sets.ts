@@ -78,6 +78,8 @@ export interface DateFigures {
 }
 export interface FundusFigures {
   headline_exact: number;
+  /** Author lists equal as sets (fundus has no scorer for them; informative). */
+  authors_exact: number;
   date_day_accuracy: number;
   body_f1: number;
   body_precision: number;
@@ -171,6 +173,7 @@ interface FundusTruth {
   title: string | null;
   publishing_date: string | null;
   articleBody: string;
+  authors?: string[];
   languageHint?: string[];
 }
 
@@ -184,12 +187,16 @@ export async function runFundus(): Promise<SetRun<FundusFigures>> {
   const days: Record<string, string | null> = {};
   let titled = 0;
   let titleHits = 0;
+  let authorHits = 0;
   const errors: unknown[] = [];
   for (const [id, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), t.url, t.languageHint?.[0] ?? null);
     predictions[id] = x;
     bodies[id] = { articleBody: x.body };
     days[id] = x.published_day;
+    const want = (t.authors ?? []).map((a) => ws(a)).sort();
+    const got = x.authors.map((a) => ws(a)).sort();
+    if (want.length === got.length && want.every((a, i) => a === got[i])) authorHits++;
     if (t.title) {
       titled++;
       if (ws(t.title) === ws(x.headline)) titleHits++;
@@ -206,6 +213,7 @@ export async function runFundus(): Promise<SetRun<FundusFigures>> {
   return {
     figures: {
       headline_exact: titled ? titleHits / titled : 0,
+      authors_exact: authorHits / Object.keys(truth).length,
       date_day_accuracy: d.metrics.accuracy_day,
       body_f1: body.result.f1,
       body_precision: body.result.precision,

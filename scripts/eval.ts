@@ -68,7 +68,7 @@ for (const set of sets) {
     const r = await runFundus();
     const x = r.figures;
     console.log(
-      `fundus       headline exact ${f(x.headline_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
+      `fundus       headline exact ${f(x.headline_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
     );
     save(set, r);
   }

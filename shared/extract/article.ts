@@ -109,13 +109,26 @@ function authorsOf(article: JsonObject | null, s: PageSignals): string[] {
   }
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const a of found) {
-    const clean = cleanInline(a).replace(/^(?:by|von|par|por|di|door|av)\s+/i, "");
+  for (const a of found.flatMap(splitAuthors)) {
+    const clean = a.replace(/^(?:by|von|par|por|di|door|av)\s+/i, "");
     if (!clean || clean.length > 120 || seen.has(clean.toLowerCase())) continue;
     seen.add(clean.toLowerCase());
     out.push(clean);
   }
   return out;
+}
+
+/** "A and B", "A und B, dpa", "a;b": one name each. Commas split only when every part is name-sized. */
+function splitAuthors(raw: string): string[] {
+  const parts = cleanInline(raw)
+    .split(/\s*;\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|&)\s+/)
+    .flatMap((p) => {
+      const pieces = p.split(/\s*,\s*/);
+      return pieces.every((x) => x.split(/\s+/).length <= 4) ? pieces : [p];
+    })
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return parts.length > 0 ? parts : [cleanInline(raw)];
 }
 
 function textContent(node: AnyNode): string {

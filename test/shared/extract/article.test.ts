@@ -141,6 +141,11 @@ describe("metadata", () => {
     expect(r.authors).toEqual(["A. Writer", "B. Writer"]);
     expect(r.publication).toBe("News Example");
   });
+
+  it("splits joined author names", () => {
+    const r = run(page(`<meta name="author" content="Ana Lima and Ben Okafor, dpa">`, para(3)));
+    expect(r.authors).toEqual(["Ana Lima", "Ben Okafor", "dpa"]);
+  });
 });
 
 describe("isThin", () => {
