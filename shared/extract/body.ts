@@ -781,9 +781,12 @@ class BodyExtractor {
   }
 }
 
+const COMMENTS_LINE =
+  /^(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|commenti)(?:\s*\(\d+\))?:?$/i;
+
 function isPromoLine(p: string): boolean {
   if (p.length > 140) return false;
-  return PROMO_LINE.test(p) || isDateline(p);
+  return PROMO_LINE.test(p) || COMMENTS_LINE.test(p) || isDateline(p);
 }
 
 /** "Published 12 March 2026", "Von X · 3. Februar 2026": a date with a few words around it. */
