@@ -133,7 +133,7 @@ const POSITIVE =
 const STRONG_BODY =
   /(?:^|[-_ ])(?:article-?body|articlebody|article-?content|article-?text|story-?body|story-?content|story-?text|entry-?content|post-?content|post-?body|post-?text|blog-?post-?content|body-?text|main-?text|article__body|article__content|text-?content|rich-?text|articletext|storytext|td-post-content|field-body|c-article-body)(?:$|[-_ ])/i;
 const PROMO_LINE =
-  /^(?:read more|read also|also read|related|see also|more:|click here|sign up|subscribe|follow us|share this|advertisement|anzeige|werbung|publicité|lesen sie auch|mehr zum thema|auch interessant|weiterlesen|leer más|lire aussi|continue reading|recommended|watch:|listen:|photo:|image:|foto:|bild:|getty images|©|schon gelesen|meistgelesen|meistdiskutiert|kommentieren|sie müssen sich|you must be logged|log in to|crédits? photos?|photo credits?|bildquelle|quellenangaben|if you enjoyed|das könnte sie auch|weitere artikel|more stories|top stories|most read|trending|puede escribirnos|alle angaben ohne gewähr|keine kommentare|no comments|leave a (?:comment|reply)|kommentar schreiben|das könnte (?:dich|sie)|zum weiterlesen|pdf$|.{0,40}als pdf|.{0,40}pdf herunterladen)/i;
+  /^(?:read more|read also|also read|related|see also|more:|click here|sign up|subscribe|follow us|share this|advertisement|anzeige|werbung|publicité|lesen sie auch|mehr zum thema|auch interessant|weiterlesen|leer más|lire aussi|continue reading|recommended|watch:|listen:|photo:|image:|foto:|bild:|getty images|©|schon gelesen|meistgelesen|meistdiskutiert|kommentieren|sie müssen sich|you must be logged|log in to|crédits? photos?|photo credits?|bildquelle|quellenangaben|if you enjoyed|das könnte sie auch|weitere artikel|more stories|top stories|most read|trending|puede escribirnos|alle angaben ohne gewähr|keine kommentare|like this story|no comments|leave a (?:comment|reply)|kommentar schreiben|das könnte (?:dich|sie)|zum weiterlesen|pdf$|.{0,40}als pdf|.{0,40}pdf herunterladen)/i;
 
 interface Stats {
   /** Visible characters (whitespace collapsed) below, boilerplate excluded. */
@@ -784,7 +784,12 @@ class BodyExtractor {
 const COMMENTS_LINE =
   /^(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|commenti)(?:\s*\(\d+\))?:?$/i;
 
+/** Wire-style credit lines at the end of a story: "(Reporting by …; Editing by …)", "… contributed to this report." */
+const CREDIT_LINE =
+  /^\(?\s*(?:(?:additional )?reporting by|writing by|editing by|compiled by|with reporting by)\b|contributed (?:to )?this report\.?\)?$/i;
+
 function isPromoLine(p: string): boolean {
+  if (p.length <= 300 && CREDIT_LINE.test(p)) return true;
   if (p.length > 140) return false;
   return PROMO_LINE.test(p) || COMMENTS_LINE.test(p) || isDateline(p);
 }
