@@ -755,7 +755,8 @@ class BodyExtractor {
     if (st.img > 1 && p / st.img < 0.5) return true;
     if (!isList && li > p) return true;
     if (st.input > Math.floor(p / 3)) return true;
-    if (!isList && len < 25 && (st.img === 0 || st.img > 2)) return true;
+    // Short blocks go, unless they are sub-headings written as styled divs.
+    if (!isList && len < 25 && (st.img === 0 || st.img > 2) && !/head|title/.test(ci)) return true;
     if (!isList && weight < 25 && ld > 0.2) return true;
     if (weight >= 25 && ld > 0.5) return true;
     if ((st.embed === 1 && len < 75) || st.embed > 1) return true;
