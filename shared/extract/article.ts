@@ -208,7 +208,15 @@ function extract(input: ExtractInput): Extraction {
     siteName,
   });
 
-  const bodyResult = extractBody(doc, { headline });
+  const variants = [
+    str(article?.headline),
+    metaValue(signals, "og:title"),
+    metaValue(signals, "twitter:title"),
+  ];
+  const bodyResult = extractBody(doc, {
+    headline,
+    headlineVariants: variants.filter((v): v is string => typeof v === "string"),
+  });
   // The body extractor already cleans each paragraph.
   let body = bodyResult.text;
   const free = accessibleForFree(article, signals);

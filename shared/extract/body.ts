@@ -242,6 +242,8 @@ function countCommas(data: string): number {
 export interface BodyOptions {
   /** Headline text: an element whose text equals it is not part of the body. */
   headline: string | null;
+  /** Other forms of the headline the page states (og:title, JSON-LD): a heading equal to one is left out too. */
+  headlineVariants?: string[];
 }
 
 export interface BodyResult {
@@ -699,6 +701,7 @@ class BodyExtractor {
       paras.push(t);
     };
     const headline = this.opts.headline ? normaliseForCompare(this.opts.headline) : null;
+    this.variants = (this.opts.headlineVariants ?? []).map(normaliseForCompare).filter((v) => v.length >= 10);
     const visit = (node: AnyNode): void => {
       if (!("children" in node)) return;
       for (const child of node.children) {
@@ -763,11 +766,17 @@ class BodyExtractor {
     return false;
   }
 
+  private variants: string[] = [];
+
+  private isAnyHeadline(heading: string, headline: string): boolean {
+    return isHeadlineText(heading, headline) || this.variants.includes(heading);
+  }
+
   private skipBlock(el: Element, headline: string | null): boolean {
     const st = this.stats.get(el);
     if (!st) return false;
     const name = el.name;
-    if (HEADINGS.has(name) && headline && isHeadlineText(normaliseForCompare(rawTextOf(el)), headline))
+    if (HEADINGS.has(name) && headline && this.isAnyHeadline(normaliseForCompare(rawTextOf(el)), headline))
       return true;
     if (st.text === 0) return true;
     const ld = this.linkDensity(st);
@@ -782,6 +791,14 @@ class BodyExtractor {
   }
 }
 
+/** "Follow us on Instagram, Facebook and Twitter": a line naming two or more social networks. */
+const SOCIAL =
+  /\b(?:instagram|facebook|twitter|youtube|tiktok|linkedin|snapchat|whatsapp|telegram|pinterest)\b/gi;
+
+function isSocialPromo(p: string): boolean {
+  return p.length < 250 && (p.match(SOCIAL)?.length ?? 0) >= 2;
+}
+
 const COMMENTS_LINE =
   /^(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|commenti)(?:\s*\(\d+\))?:?$/i;
 
@@ -790,9 +807,9 @@ const CREDIT_LINE =
   /^\(?\s*(?:(?:additional )?reporting by|writing by|editing by|compiled by|with reporting by)\b|contributed (?:to )?this report\.?\)?$/i;
 
 function isPromoLine(p: string): boolean {
-  if (p.length <= 300 && CREDIT_LINE.test(p)) return true;
+  if (p.length <= 300 && (CREDIT_LINE.test(p) || isSocialPromo(p))) return true;
   if (p.length > 140) return false;
-  return PROMO_LINE.test(p) || COMMENTS_LINE.test(p) || isDateline(p);
+  return PROMO_LINE.test(p) || COMMENTS_LINE.test(p) || isDateline(p) || isSocialPromo(p);
 }
 
 /** "Published 12 March 2026", "Von X · 3. Februar 2026": a date with a few words around it. */
