@@ -58,12 +58,15 @@ interface PageText {
 function pageText(root: AnyNode, maxChars = 20_000): PageText {
   let text = "";
   let h1 = -1;
+  // The last character written, tracked here: endsWith() on a string being built flattens it every time.
+  let last = "\n";
   const go = (n: AnyNode): void => {
     if (text.length > maxChars) return;
     if (n.type === "text") {
       const t = (n as unknown as { data: string }).data.replace(/\s+/g, " ");
-      if (t === " " && (text.endsWith(" ") || text.endsWith("\n"))) return;
+      if (t === "" || (t === " " && (last === " " || last === "\n"))) return;
       text += t;
+      last = t[t.length - 1]!;
       return;
     }
     if (!("children" in n)) return;
@@ -72,7 +75,10 @@ function pageText(root: AnyNode, maxChars = 20_000): PageText {
       if (n.name === "h1" && h1 < 0) h1 = text.length;
     }
     for (const c of n.children) go(c);
-    if (isElement(n) && BLOCK.has(n.name) && !text.endsWith("\n")) text += "\n";
+    if (isElement(n) && BLOCK.has(n.name) && last !== "\n") {
+      text += "\n";
+      last = "\n";
+    }
   };
   go(root);
   return { text, h1 };
@@ -99,6 +105,18 @@ function elementText(node: AnyNode, limit: number): string {
   return out;
 }
 
+const dateishCache = new Map<string, boolean>();
+
+/** Class/id/itemprop naming a date (not an update, a comment's or the weather's), remembered per string. */
+function isDateish(ci: string): boolean {
+  const hit = dateishCache.get(ci);
+  if (hit !== undefined) return hit;
+  const v = DATEISH.test(ci) && !/modif|updat|comment|weather|wetter/i.test(ci);
+  if (dateishCache.size > 20_000) dateishCache.clear();
+  dateishCache.set(ci, v);
+  return v;
+}
+
 function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
   let found: StatedDate | null = null;
   const visit = (node: AnyNode): void => {
@@ -106,8 +124,11 @@ function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
     for (const c of node.children) {
       if (found) return;
       if (!isElement(c) || c.type !== "tag" || SKIP.has(c.name)) continue;
-      const ci = `${c.attribs.class ?? ""} ${c.attribs.id ?? ""} ${c.attribs.itemprop ?? ""}`;
-      if (ci.length > 2 && DATEISH.test(ci) && !/modif|updat|comment|weather|wetter/i.test(ci)) {
+      const a = c.attribs;
+      if (
+        (a.class || a.id || a.itemprop) &&
+        isDateish(`${a.class ?? ""} ${a.id ?? ""} ${a.itemprop ?? ""}`)
+      ) {
         const t = elementText(c, 300);
         if (t.length < 300) {
           const d = scanDates(t).find(
