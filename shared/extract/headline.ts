@@ -1,6 +1,7 @@
 /**
- * Headline by agreement among JSON-LD headline, og:title / twitter:title, the article's <h1> and <title>
- * minus its site-name suffix. A candidate that others confirm wins; site-name decorations are stripped.
+ * Headline from JSON-LD headline, og:title / twitter:title, the article's <h1> (kicker removed) and <title>
+ * minus its site-name suffix: weighted votes (JSON-LD first, then og:title and <h1> by agreement), site-name
+ * decorations stripped, and a candidate that is the winner minus a kicker or suffix preferred.
  */
 import { cleanInline } from "./text";
 
@@ -84,13 +85,14 @@ export function chooseHeadline(input: HeadlineInput): string | null {
     const k = key(h);
     return k.length >= 8 && k !== site && !site?.includes(k);
   });
-  // Votes: JSON-LD, og:title and the visible <h1> each count; twitter:title and <title> only break ties
-  // (they usually copy og:title or decorate it).
+  // Votes. The JSON-LD headline is the publisher's declared one and outweighs og:title and <h1> together;
+  // without it og:title and the visible <h1> vote, and twitter:title and <title> only break ties (they
+  // usually copy og:title or decorate it). A kicker-free form of the winner is preferred below.
   const cands: { text: string; weight: number; order: number }[] = [];
   const push = (text: string | null, weight: number): void => {
     if (text && key(text)) cands.push({ text, weight, order: cands.length });
   };
-  push(stripped(input.jsonLd), 1);
+  push(stripped(input.jsonLd), 3);
   push(stripped(input.og), 1.5);
   push(h1 ?? null, 1);
   push(stripped(input.twitter), 0);
