@@ -109,7 +109,11 @@ export function compareFingerprints(
     return { match: false, reason: "numbers_differ", ...scores };
   }
   const ef = entityFacts;
-  if (ef.shared >= params.minSharedEntities && ef.agree < params.entityFactAgreement * ef.shared) {
+  // Matched on containment alone (a part of one text inside the other): a swapped name is what tells a
+  // templated story from a truncated copy, so names must agree more strictly than for whole copies.
+  const nameShare =
+    jaccard >= params.jaccard ? params.entityFactAgreement : params.containedEntityFactAgreement;
+  if (ef.shared >= params.minSharedEntities && ef.agree < nameShare * ef.shared) {
     return { match: false, reason: "entities_differ", ...scores };
   }
   if (ents !== null && ents < params.entityAgreement) {

@@ -44,6 +44,8 @@ export const matchParams = {
   minSharedEntities: 3,
   /** …and at least this share of them must be equal (same wording with other names). */
   entityFactAgreement: 0.8,
+  /** …or this share, when the pair matched on containment alone. */
+  containedEntityFactAgreement: 0.95,
   /** Minimum share of the shorter text's leading entities mentioned in the longer. */
   entityAgreement: 1,
   /** Cap on candidates read from one bucket (boilerplate-heavy buckets stay bounded). */
