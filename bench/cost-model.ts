@@ -93,6 +93,9 @@ export interface Settings {
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
 export const FULL_VCPU_MB = 1769;
+/** Share of invocations X-Ray's default sampling rule (1 per second + 5 %) traces at crawl rates. */
+const XRAY_SAMPLED_SHARE = 0.1;
+
 /** START, END and REPORT lines Lambda writes per invocation (REPORT with an X-Ray trace id). */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 420;
 
@@ -117,10 +120,12 @@ export function invocationMs(
   const cpuMs = f.cpuMs * Math.max(1, FULL_VCPU_MB / mem);
   let waitMs = f.ioMs;
   if (fn === "fetch") {
-    // A batch is one host's pages in order: each waits for the publisher, and every page after the
-    // first also waits out whatever is left of the host delay.
+    // A host's pages run back to back (one FIFO group): each waits for the publisher and then for
+    // what is left of the host delay since the previous page, whether that page was handled in this
+    // invocation or the last (the Hosts table carries the slot across invocations). A crawl's queue
+    // is backlogged per host, so every page is charged the wait.
     const k = obs.fetchBatchSize;
-    waitMs += k * s.pageLatencyMs + (k - 1) * Math.max(0, s.minHostDelayMs - s.pageLatencyMs);
+    waitMs += k * (s.pageLatencyMs + Math.max(0, s.minHostDelayMs - s.pageLatencyMs));
   }
   return { ms: cpuMs + waitMs, cpuMs, waitMs };
 }
@@ -222,12 +227,15 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     unit: "GB",
     usd: (logBytes / GB) * prices.logsIngestPerGb,
   });
+  // Active tracing samples by X-Ray's default rule: the first request each second, then 5 %. A crawl
+  // runs tens of invocations a second, so about a tenth of them are traced.
+  const traces = invocations * XRAY_SAMPLED_SHARE;
   lines.push({
     service: "X-Ray",
-    item: "traces (one per invocation)",
-    quantity: invocations,
+    item: "traces (default sampling, ~10 % of invocations)",
+    quantity: traces,
     unit: "traces",
-    usd: invocations * prices.xrayPerTrace,
+    usd: traces * prices.xrayPerTrace,
   });
   return lines;
 }

@@ -93,11 +93,11 @@ describe("cost per million articles", () => {
     expect(totalUsd(lines)).toBeCloseTo(lines.reduce((s, l) => s + l.usd, 0));
   });
 
-  it("charges the host delay a fetch batch sleeps through", () => {
+  it("charges the host delay each fetched page waits out", () => {
     const paced = totalUsd(costBreakdown(observed, settings));
     const unpaced = totalUsd(costBreakdown(observed, { ...settings, minHostDelayMs: 0 }));
-    // 4 waits of 700 ms per batch of 5 at 1 GB, 0.2 batches per article
-    const expected = 0.2e6 * lambdaGbSeconds(4 * 700, 1024) * PRICES.lambdaArmPerGbSecond;
+    // 5 waits of 700 ms per batch of 5 at 1 GB, 0.2 batches per article
+    const expected = 0.2e6 * lambdaGbSeconds(5 * 700, 1024) * PRICES.lambdaArmPerGbSecond;
     expect(paced - unpaced).toBeCloseTo(expected, 1);
   });
 
