@@ -299,8 +299,19 @@ export async function mergeClusters(
     if (w.merged_into)
       throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
     const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
+    // An article counted in both (two deliveries of it ran at once) is counted once in the union.
+    let shared = 0;
+    for (const m of await collect(store.listMembers(loser))) {
+      if (await store.getMember(winner, m.article_id)) shared++;
+    }
+    const grown = withCluster(w, l, outlets, now);
     const retired: ClusterSummary = { ...l, merged_into: winner, version: l.version + 1, updated_at: now };
-    await store.retireCluster(retired, l.version, withCluster(w, l, outlets, now), w.version);
+    await store.retireCluster(
+      retired,
+      l.version,
+      { ...grown, article_count: grown.article_count - shared },
+      w.version,
+    );
   } else if (l.merged_into !== winner) {
     return;
   }
@@ -407,12 +418,25 @@ export async function addArticle(
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.
+  //    Two deliveries of this same article may run at once, one founding c-<id> while the other
+  //    joins a cluster it found: each writes before it reads here (founding creates c-<id>; joining
+  //    moves the article's pointer), so at least one sees the other's cluster and joins them.
   let ids = [...targets, ...second.clusters, home];
+  const own = await store.getArticle(article.article_id);
+  if (own) ids.push(own.cluster_id);
+  const founded = clusterIdFor(article.article_id);
+  if (founded !== home && (await store.getCluster(founded))) ids.push(founded);
+  const touched = new Set(ids);
   const merged: string[] = [];
   for (let round = 0; ; round++) {
     const roots = [...new Set(await Promise.all(ids.map((id) => resolveCluster(store, id))))].sort();
     const winner = roots[0]!;
     if (roots.length === 1) {
+      // A merge interrupted after retiring its loser left members behind: move them now.
+      for (const id of touched) {
+        const s = id === winner ? null : await store.getCluster(id);
+        if (s?.merged_into) await mergeClusters(store, id, s.merged_into, now);
+      }
       await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
       return { cluster_id: winner, merged };
     }
