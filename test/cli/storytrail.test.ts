@@ -44,6 +44,7 @@ describe("storytrail CLI", () => {
         failed: 1,
         pending: 0,
         clusters: 2,
+        clustered_articles: 4,
       });
       expect(summary.failure_reasons).toEqual({ robots_disallowed: 1 });
       expect(summary.articles + summary.failed + summary.pending).toBe(summary.claimed);
