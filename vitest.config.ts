@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-fast-check.ts"],
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",

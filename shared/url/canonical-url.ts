@@ -115,6 +115,8 @@ function canonicalPath(pathname: string): string {
 }
 
 function isVariantParam(name: string, value: string | null): boolean {
+  // Own keys only: a parameter named __proto__ or constructor must not reach Object.prototype.
+  if (!Object.hasOwn(VARIANT_PARAMS, name)) return false;
   const accepted = VARIANT_PARAMS[name];
   if (accepted === undefined) return false;
   if (accepted === "any") return true;

@@ -207,3 +207,14 @@ describe("tracking parameter list", () => {
     }
   });
 });
+
+describe("canonicalUrl and parameter names that are Object.prototype keys", () => {
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty=2"])(
+    "keeps ?%s and is idempotent",
+    (q) => {
+      const once = canonicalUrl(`http://a.example?${q}`);
+      expect(once).toBe(`http://a.example/?${q}`);
+      expect(canonicalUrl(once)).toBe(once);
+    },
+  );
+});
