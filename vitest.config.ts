@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-fast-check.ts"],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ["default", ["json", { outputFile: "out/vitest-report.json" }]],
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
