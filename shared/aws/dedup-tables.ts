@@ -16,7 +16,12 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { DedupConflictError, type DedupStore, type IndexedArticle } from "../dedup/clusterer";
+import {
+  type BucketHits,
+  DedupConflictError,
+  type DedupStore,
+  type IndexedArticle,
+} from "../dedup/clusterer";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
@@ -150,7 +155,7 @@ export class DynamoDedupStore implements DedupStore {
     keys: readonly number[],
     limitPerBucket: number,
     opts: { consistent?: boolean } = {},
-  ): Promise<string[]> {
+  ): Promise<BucketHits> {
     const lists = await Promise.all(
       keys.map(async (k) => {
         const out = await this.doc.send(
@@ -163,10 +168,14 @@ export class DynamoDedupStore implements DedupStore {
             Limit: limitPerBucket,
           }),
         );
-        return (out.Items ?? []).map((i) => String(i.article_id));
+        const ids = (out.Items ?? []).map((i) => String(i.article_id));
+        return { k, ids, full: ids.length >= limitPerBucket };
       }),
     );
-    return [...new Set(lists.flat())];
+    return {
+      ids: [...new Set(lists.flatMap((l) => l.ids))],
+      full: lists.filter((l) => l.full).map((l) => l.k),
+    };
   }
 
   async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {

@@ -60,6 +60,13 @@ export class DedupConflictError extends Error {
  * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
  * version condition throws DedupConflictError.
  */
+/** What a bucket look-up found: candidate ids, and the keys whose bucket already holds the cap. */
+export interface BucketHits {
+  readonly ids: string[];
+  /** Hot buckets (boilerplate shared by many pages): an article is not filed in them any more. */
+  readonly full: number[];
+}
+
 export interface DedupStore {
   getArticle(article_id: string): Promise<IndexedArticle | null>;
   /** Batch read; ids with no item are skipped. */
@@ -73,7 +80,7 @@ export interface DedupStore {
     keys: readonly number[],
     limitPerBucket: number,
     opts?: { consistent?: boolean },
-  ): Promise<string[]>;
+  ): Promise<BucketHits>;
   /** Files the article under each key (idempotent). */
   addToBuckets(keys: readonly number[], article_id: string): Promise<void>;
   getCluster(cluster_id: string): Promise<ClusterSummary | null>;
@@ -333,14 +340,15 @@ async function confirmedClusters(
   params: MatchParams,
   skip: Set<string>,
   consistent: boolean,
+  full: Set<number>,
 ): Promise<{ clusters: Set<string>; similarity: number }> {
   const clusters = new Set<string>();
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
   const view = viewFingerprint(article.fingerprint);
-  const ids = (await store.queryBuckets(keys, params.maxBucketCandidates, { consistent })).filter(
-    (id) => id !== article.article_id && !skip.has(id),
-  );
+  const hits = await store.queryBuckets(keys, params.maxBucketCandidates, { consistent });
+  for (const k of hits.full) full.add(k);
+  const ids = hits.ids.filter((id) => id !== article.article_id && !skip.has(id));
   const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
   for (const c of candidates) {
     skip.add(c.article_id);
@@ -382,7 +390,8 @@ export async function addArticle(
   const keys = articleBandKeys(article.fingerprint, params);
   const judged = new Set<string>();
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
-  const first = await confirmedClusters(store, article, keys, params, judged, false);
+  const hot = new Set<number>();
+  const first = await confirmedClusters(store, article, keys, params, judged, false, hot);
   const targets = first.clusters;
   if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
 
@@ -413,8 +422,12 @@ export async function addArticle(
   }
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now
-  await store.addToBuckets(keys, article.article_id);
-  const second = await confirmedClusters(store, article, keys, params, judged, true);
+  // Hot buckets are read (capped) but no longer grow: real copies share many other bands.
+  await store.addToBuckets(
+    keys.filter((k) => !hot.has(k)),
+    article.article_id,
+  );
+  const second = await confirmedClusters(store, article, keys, params, judged, true, new Set());
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.

@@ -6,7 +6,7 @@
  * under 1 GiB.
  */
 import type { ClusterMember, ClusterSummary } from "../records";
-import { DedupConflictError, type DedupStore, type IndexedArticle } from "./clusterer";
+import { type BucketHits, DedupConflictError, type DedupStore, type IndexedArticle } from "./clusterer";
 
 export class MemoryDedupStore implements DedupStore {
   private readonly articles = new Map<string, IndexedArticle>();
@@ -49,15 +49,21 @@ export class MemoryDedupStore implements DedupStore {
     return n;
   }
 
-  async queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<string[]> {
+  async queryBuckets(keys: readonly number[], limitPerBucket: number): Promise<BucketHits> {
     const seen = new Set<number>();
+    const full: number[] = [];
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (b === undefined) continue;
-      if (typeof b === "number") seen.add(b);
-      else for (let i = 0; i < b.length && i < limitPerBucket; i++) seen.add(b[i]!);
+      if (typeof b === "number") {
+        seen.add(b);
+        if (limitPerBucket <= 1) full.push(k);
+      } else {
+        for (let i = 0; i < b.length && i < limitPerBucket; i++) seen.add(b[i]!);
+        if (b.length >= limitPerBucket) full.push(k);
+      }
     }
-    return [...seen].map((n) => this.idOf[n]!);
+    return { ids: [...seen].map((n) => this.idOf[n]!), full };
   }
 
   async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {

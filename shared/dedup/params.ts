@@ -53,4 +53,5 @@ export const matchParams = {
 } as const;
 
 export type FingerprintParams = typeof fingerprintParams;
-export type MatchParams = typeof matchParams;
+// Widened to number so that tests and experiments can pass other values.
+export type MatchParams = { readonly [K in keyof typeof matchParams]: number };

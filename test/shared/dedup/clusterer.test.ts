@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addArticle, type DedupArticle } from "../../../shared/dedup/clusterer";
+import { addArticle, articleBandKeys, type DedupArticle } from "../../../shared/dedup/clusterer";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { matchParams } from "../../../shared/dedup/params";
 import { clusterRecordSchema } from "../../../shared/records";
 import { article, paragraph } from "./texts";
 
@@ -53,6 +54,23 @@ describe("addArticle", () => {
       const s = store.snapshot().summaries.find((x) => x.cluster_id === id)!;
       // Nine outlets: not yet; the tenth (90 minutes after the first) fixes it for good.
       expect(s.seconds_to_10_outlets ?? null).toBe(i < 9 ? null : 5400);
+    }
+  });
+
+  it("stops filing articles in a full (hot) bucket, yet still clusters every copy", async () => {
+    const store = new MemoryDedupStore();
+    const params = { ...matchParams, maxBucketCandidates: 3 };
+    const copies = Array.from({ length: 6 }, (_, i) =>
+      doc(`h${i}`, `${article(1)}\n\nCredit line ${i}.`, "2024-03-01T10:00:00Z"),
+    );
+    const ids = new Set<string>();
+    for (const c of copies) ids.add((await addArticle(store, c, { now, params })).cluster_id);
+    expect(ids.size).toBe(1);
+    expect(store.snapshot().summaries.find((s) => !s.merged_into)?.article_count).toBe(6);
+    // No bucket holds more than the cap, however many copies share it.
+    for (const k of articleBandKeys(copies[0]!.fingerprint, params)) {
+      const hits = await store.queryBuckets([k], 100);
+      expect(hits.ids.length).toBeLessThanOrEqual(3);
     }
   });
 
