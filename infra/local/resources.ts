@@ -2,7 +2,6 @@
 import {
   type AttributeDefinition,
   CreateTableCommand,
-  DescribeTableCommand,
   type KeySchemaElement,
   ResourceInUseException,
   waitUntilTableExists,
@@ -58,7 +57,6 @@ async function createTable(clients: AwsClients, name: string, spec: TableSpec): 
     if (!(err instanceof ResourceInUseException)) throw err;
   }
   await waitUntilTableExists({ client: clients.dynamo, maxWaitTime: 30 }, { TableName: name });
-  await clients.dynamo.send(new DescribeTableCommand({ TableName: name }));
 }
 
 async function createQueue(clients: AwsClients, name: string, fifo: boolean, attrs: Record<string, string>) {

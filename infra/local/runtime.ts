@@ -5,7 +5,7 @@
  */
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import type { SQSEvent } from "aws-lambda";
 import { createDedupHandler } from "../../lambdas/dedup";
 import { createDiscoverHandler, type DiscoverEvent } from "../../lambdas/discover";
@@ -207,24 +207,20 @@ export class LocalRuntime {
     table: string,
     filter?: { expr: string; values: Record<string, unknown>; names?: Record<string, string> },
   ) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.clients.doc.send(
-        new ScanCommand({
-          TableName: table,
-          ExclusiveStartKey,
-          ...(filter
-            ? {
-                FilterExpression: filter.expr,
-                ExpressionAttributeValues: filter.values,
-                ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}),
-              }
-            : {}),
-        }),
-      );
-      for (const item of out.Items ?? []) yield item;
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const pages = paginateScan(
+      { client: this.clients.doc },
+      {
+        TableName: table,
+        ...(filter
+          ? {
+              FilterExpression: filter.expr,
+              ExpressionAttributeValues: filter.values,
+              ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}),
+            }
+          : {}),
+      },
+    );
+    for await (const page of pages) yield* page.Items ?? [];
   }
 
   /** Every item of a table (for summaries and tests; a local run's tables are small). */

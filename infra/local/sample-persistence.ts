@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 
 function* walk(dir: string): Generator<string> {
   let entries: import("node:fs").Dirent[];
@@ -45,9 +45,7 @@ export async function restoreSamples(s3: S3Client, bucket: string, dir: string):
 
 export async function saveSamples(s3: S3Client, bucket: string, dir: string): Promise<number> {
   let n = 0;
-  let token: string | undefined;
-  do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+  for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket })) {
     for (const o of page.Contents ?? []) {
       if (!o.Key) continue;
       const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: o.Key }));
@@ -66,7 +64,6 @@ export async function saveSamples(s3: S3Client, bucket: string, dir: string): Pr
       );
       n++;
     }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
+  }
   return n;
 }

@@ -1,5 +1,5 @@
 /** The Articles table (DynamoDB adapter of `ArticleStore`). */
-import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateScan, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ArticleStore } from "../crawl/ports";
 import type { QualitySample } from "../quality/publisher-stats";
 import { type Article, articleSchema } from "../records";
@@ -36,26 +36,24 @@ export async function* scanQualitySamples(
   tableName: string,
   since: Date,
 ): AsyncGenerator<QualitySample> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(
-      new ScanCommand({
-        TableName: tableName,
-        ProjectionExpression: "source_id, word_count, published_at",
-        FilterExpression: "collected_at >= :s",
-        ExpressionAttributeValues: { ":s": since.toISOString() },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
+  const pages = paginateScan(
+    { client: doc },
+    {
+      TableName: tableName,
+      ProjectionExpression: "source_id, word_count, published_at",
+      FilterExpression: "collected_at >= :s",
+      ExpressionAttributeValues: { ":s": since.toISOString() },
+    },
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
       yield {
         source_id: String(item.source_id),
         word_count: Number(item.word_count ?? 0),
         published_at: (item.published_at as string | null) ?? null,
       };
     }
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  }
 }
 
 export function articleFromItem(item: Record<string, unknown>): Article {

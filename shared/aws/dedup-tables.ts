@@ -12,6 +12,7 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  paginateQuery,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
@@ -221,23 +222,18 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   /** Pages of the items in one cluster's partition whose sort key starts with `prefix`. */
-  private async *queryPages(cluster_id: string, prefix: string, count = false) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tables.clusters,
-          KeyConditionExpression: "cluster_id = :c AND begins_with(#i, :p)",
-          ExpressionAttributeNames: { "#i": "item" },
-          ExpressionAttributeValues: { ":c": cluster_id, ":p": prefix },
-          ConsistentRead: true,
-          ...(count ? { Select: "COUNT" as const } : {}),
-          ExclusiveStartKey,
-        }),
-      );
-      yield out;
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+  private queryPages(cluster_id: string, prefix: string, count = false) {
+    return paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.tables.clusters,
+        KeyConditionExpression: "cluster_id = :c AND begins_with(#i, :p)",
+        ExpressionAttributeNames: { "#i": "item" },
+        ExpressionAttributeValues: { ":c": cluster_id, ":p": prefix },
+        ConsistentRead: true,
+        ...(count ? { Select: "COUNT" as const } : {}),
+      },
+    );
   }
 
   private async *queryPrefix(cluster_id: string, prefix: string): AsyncGenerator<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 /** Raw HTML samples in S3, gzip-compressed, so extraction can be re-run when templates change. */
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
 import type { RawSample, RawSampleStore } from "../crawl/ports";
 
 const gzipAsync = promisify(gzip);
@@ -50,13 +50,11 @@ export class RawSamplesBucket implements RawSampleStore {
   }
 
   async *keys(prefix = RAW_PREFIX): AsyncGenerator<string> {
-    let token: string | undefined;
-    do {
-      const out = await this.s3.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
-      for (const o of out.Contents ?? []) if (o.Key) yield o.Key;
-      token = out.IsTruncated ? out.NextContinuationToken : undefined;
-    } while (token);
+    for await (const page of paginateListObjectsV2(
+      { client: this.s3 },
+      { Bucket: this.bucket, Prefix: prefix },
+    )) {
+      for (const o of page.Contents ?? []) if (o.Key) yield o.Key;
+    }
   }
 }

@@ -1,5 +1,5 @@
 /** The Sources table: per-source discovery state (DynamoDB adapter of `SourceState`). */
-import { type DynamoDBDocumentClient, GetCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, paginateScan, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceState } from "../crawl/ports";
 import type { DailyQuality } from "../quality/publisher-stats";
 
@@ -49,13 +49,10 @@ export class SourcesTable implements SourceState {
 
   /** Every source id with state (sources that stopped yielding articles must be judged too). */
   async *sourceIds(): AsyncGenerator<string> {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new ScanCommand({ TableName: this.tableName, ProjectionExpression: "source_id", ExclusiveStartKey }),
-      );
-      for (const item of out.Items ?? []) yield String(item.source_id);
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const pages = paginateScan(
+      { client: this.doc },
+      { TableName: this.tableName, ProjectionExpression: "source_id" },
+    );
+    for await (const page of pages) for (const item of page.Items ?? []) yield String(item.source_id);
   }
 }
