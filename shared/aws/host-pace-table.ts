@@ -7,6 +7,7 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Pacer } from "../crawl/ports";
+import { pacingIntervalMs } from "../fetch/host-pacer";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
@@ -32,8 +33,10 @@ export class HostPaceTable implements Pacer {
   }
 
   intervalMs(crawlDelaySeconds?: number | null): number {
-    const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
-    return Math.min(this.opts.maxDelayMs ?? 30_000, Math.max(this.opts.minDelayMs, crawl));
+    return Math.min(
+      this.opts.maxDelayMs ?? 30_000,
+      pacingIntervalMs(this.opts.minDelayMs, crawlDelaySeconds),
+    );
   }
 
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {

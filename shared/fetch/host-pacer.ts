@@ -10,6 +10,12 @@ export interface HostPacerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** The politeness rule: at least max(robots Crawl-delay, configured minimum) between two requests. */
+export function pacingIntervalMs(minDelayMs: number, crawlDelaySeconds?: number | null): number {
+  const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
+  return Math.max(minDelayMs, crawl);
+}
+
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HostPacer {
@@ -28,8 +34,7 @@ export class HostPacer {
 
   /** The gap this host needs between two requests. */
   intervalMs(crawlDelaySeconds?: number | null): number {
-    const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
-    return Math.max(this.minDelayMs, crawl);
+    return pacingIntervalMs(this.minDelayMs, crawlDelaySeconds);
   }
 
   /** How long a request to `host` would wait now, without reserving a slot (to defer instead of sleeping). */
