@@ -299,6 +299,10 @@ export async function mergeClusters(
 ): Promise<void> {
   const l = await store.getCluster(loser);
   if (!l) return;
+  if (l.merged_into && l.merged_into !== winner) return;
+  // Read once: while the loser is live a new member bumps its version (so the retire below fails and
+  // the caller retries); once retired, nothing joins it.
+  const members = await collect(store.listMembers(loser));
   if (!l.merged_into) {
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
@@ -308,7 +312,7 @@ export async function mergeClusters(
     const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
     // An article counted in both (two deliveries of it ran at once) is counted once in the union.
     let shared = 0;
-    for (const m of await collect(store.listMembers(loser))) {
+    for (const m of members) {
       if (await store.getMember(winner, m.article_id)) shared++;
     }
     const grown = withCluster(w, l, outlets, now);
@@ -319,10 +323,8 @@ export async function mergeClusters(
       { ...grown, article_count: grown.article_count - shared },
       w.version,
     );
-  } else if (l.merged_into !== winner) {
-    return;
   }
-  for (const m of await collect(store.listMembers(loser))) {
+  for (const m of members) {
     await store.moveMember({ ...m, cluster_id: winner }, loser);
     await store.setArticleCluster(m.article_id, winner);
   }
