@@ -140,15 +140,22 @@ describe("addArticle", () => {
       doc("s1-trunc", article(21, 4), "2024-03-01T11:00:00Z"),
       doc("s1-byline", `By A. Writer\n\n${article(21, 10)}\n\nAdvertisement`, "2024-03-01T12:00:00Z"),
       doc("s1-more", `${article(21, 10)}\n\n${paragraph(90, 1)}`, null),
-      doc("s2-a", article(22, 6), "2024-03-01T10:00:00Z"),
-      doc("s2-b", article(22, 6, 6), "2024-03-01T10:30:00Z"),
-      doc("s2-bridge", `${article(22, 6)}\n\n${article(22, 6, 6)}`, "2024-03-01T13:00:00Z"),
+      // Each half of the bridge has J ≈ 0.5 to it: LSH makes such a pair a candidate with p ≈ 0.6
+      // (16×4 bands), so these texts are ones whose halves do share bands (asserted below): the
+      // test is about arrival order, not LSH luck.
+      doc("s2-a", article(33, 6), "2024-03-01T10:00:00Z"),
+      doc("s2-b", article(33, 6, 6), "2024-03-01T10:30:00Z"),
+      doc("s2-bridge", `${article(33, 6)}\n\n${article(33, 6, 6)}`, "2024-03-01T13:00:00Z"),
       doc("s3", article(23, 8), "2024-03-02T10:00:00Z"),
       doc("s3-copy", article(23, 7), "2024-03-02T11:00:00Z"),
       doc("solo-1", article(24, 8), "2024-03-02T10:00:00Z"),
       doc("solo-2", article(25, 8), "2024-03-02T10:00:00Z"),
       doc("short", "Brief: storm warning tonight.", null),
     ];
+    const keysOf = (id: string) => articleBandKeys(docs.find((d) => d.article_id === id)!.fingerprint);
+    const bridgeKeys = new Set(keysOf("s2-bridge"));
+    expect(keysOf("s2-a").some((k) => bridgeKeys.has(k))).toBe(true);
+    expect(keysOf("s2-b").some((k) => bridgeKeys.has(k))).toBe(true);
     const reference = new MemoryDedupStore();
     for (const d of docs) await addArticle(reference, d, { now });
     const expected = partition(reference);
