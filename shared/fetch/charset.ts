@@ -2,26 +2,33 @@
  * Character set of a fetched body, in the order the HTML standard uses: byte order mark, then the HTTP
  * Content-Type charset, then <meta charset> / http-equiv or the XML declaration, else UTF-8.
  */
-import iconv from "iconv-lite";
+import { TextDecoder } from "node:util";
 
 /** How far into the body <meta charset> and <?xml encoding?> are looked for. */
 const PRESCAN_BYTES = 4096;
 
-/** Labels that browsers decode as something else (WHATWG Encoding). */
-const LABEL_ALIASES: Readonly<Record<string, string>> = {
-  "iso-8859-1": "windows-1252",
-  latin1: "windows-1252",
-  "us-ascii": "windows-1252",
-  ascii: "windows-1252",
-  "iso8859-1": "windows-1252",
-  "x-sjis": "shift_jis",
-  "x-gbk": "gbk",
-  gb2312: "gbk",
-  utf8: "utf-8",
-  "unicode-1-1-utf-8": "utf-8",
-};
+/** One decoder per charset (a non-streaming decode keeps no state between calls). */
+const decoders = new Map<string, TextDecoder>();
 
-/** A supported, normalised charset name for `label`, or null when iconv-lite cannot decode it. */
+function decoder(charset: string): TextDecoder | null {
+  let d = decoders.get(charset);
+  if (!d) {
+    try {
+      d = new TextDecoder(charset);
+    } catch {
+      // Not a WHATWG label, or one this build cannot decode (or the "replacement" encoding).
+      return null;
+    }
+    decoders.set(charset, d);
+  }
+  return d;
+}
+
+/**
+ * A supported, normalised charset name for `label`, or null when it cannot be decoded. The WHATWG
+ * Encoding Standard's label table (TextDecoder, with Node's full ICU) maps labels the way browsers
+ * do: iso-8859-1, latin1 and us-ascii to windows-1252, gb2312 to gbk, x-sjis to shift_jis.
+ */
 export function normaliseCharset(label: string | null | undefined): string | null {
   if (!label) return null;
   const l = label
@@ -29,8 +36,7 @@ export function normaliseCharset(label: string | null | undefined): string | nul
     .replace(/^["']|["']$/g, "")
     .toLowerCase();
   if (!l) return null;
-  const name = LABEL_ALIASES[l] ?? l;
-  return iconv.encodingExists(name) ? name : null;
+  return decoder(l)?.encoding ?? null;
 }
 
 export function charsetFromContentType(contentType: string | null | undefined): string | null {
@@ -62,6 +68,11 @@ export function charsetFromMarkup(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** Never throws: malformed sequences become U+FFFD, and a leading BOM is dropped. */
+function decode(bytes: Uint8Array, charset: string): string {
+  return (decoder(charset) ?? decoder("utf-8")!).decode(bytes);
+}
+
 /**
  * Decodes `bytes`. UTF-16 declared in markup is ignored (an ASCII-compatible prescan cannot be UTF-16);
  * anything unknown falls back to UTF-8, which never throws (bad sequences become U+FFFD).
@@ -72,12 +83,12 @@ export function decodeBody(
 ): { text: string; charset: string } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = charsetFromBom(buf);
-  if (bom) return { text: iconv.decode(buf.subarray(bom.length), bom.charset), charset: bom.charset };
+  if (bom) return { text: decode(buf.subarray(bom.length), bom.charset), charset: bom.charset };
   let charset = charsetFromContentType(contentType);
   if (!charset) {
     const declared = charsetFromMarkup(buf);
     charset = declared && !declared.startsWith("utf-16") ? declared : null;
   }
   charset ??= "utf-8";
-  return { text: iconv.decode(buf, charset), charset };
+  return { text: decode(buf, charset), charset };
 }

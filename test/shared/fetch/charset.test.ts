@@ -43,4 +43,27 @@ describe("charset detection", () => {
     // A markup claim of UTF-16 in an ASCII-compatible prescan is wrong by construction.
     expect(decodeBody(bytes('<meta charset="utf-16">é'), "text/html").charset).toBe("utf-8");
   });
+  it("decodes the legacy multi-byte and single-byte encodings news sites still use", () => {
+    const cases: [string, number[], string][] = [
+      ["shift_jis", [0x93, 0xfa, 0x96, 0x7b], "日本"],
+      ["gbk", [0xd6, 0xd0, 0xce, 0xc4], "中文"],
+      ["gb18030", [0xd6, 0xd0, 0xce, 0xc4], "中文"],
+      ["big5", [0xa4, 0xa4, 0xa4, 0xe5], "中文"],
+      ["euc-kr", [0xc7, 0xd1, 0xb1, 0xb9], "한국"],
+      ["euc-jp", [0xc6, 0xfc, 0xcb, 0xdc], "日本"],
+      ["windows-1251", [0xcf, 0xf0, 0xe8], "При"],
+      ["iso-8859-2", [0xb1, 0xe6], "ąć"],
+      ["koi8-r", [0xf0, 0xd2, 0xc9], "При"],
+    ];
+    for (const [charset, raw, text] of cases) {
+      expect(decodeBody(new Uint8Array(raw), `text/html; charset=${charset}`)).toEqual({ text, charset });
+    }
+  });
+  it("falls back past labels it cannot decode: to the markup, then to UTF-8", () => {
+    const meta = Buffer.concat([Buffer.from('<meta charset="windows-1251">'), Buffer.from([0xcf])]);
+    expect(decodeBody(new Uint8Array(meta), "text/html; charset=x-klingon").charset).toBe("windows-1251");
+    expect(decodeBody(bytes("é"), "text/html; charset=cp437")).toEqual({ text: "é", charset: "utf-8" });
+    expect(decodeBody(bytes('<meta charset="iso-2022-kr">é'), "").charset).toBe("utf-8");
+    expect(decodeBody(new Uint8Array([0x61, 0xff, 0x62]), "").text).toBe("a\ufffdb");
+  });
 });
