@@ -7,7 +7,6 @@ import type { LookupAddress, LookupOneOptions } from "node:dns";
 import dns from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { buildConnector } from "undici";
 
 /** Cloud metadata endpoints that sit in otherwise routable or "private" space. */
 const METADATA_ADDRESSES = new Set([
@@ -106,26 +105,4 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
     });
   };
   return lookup as unknown as LookupFunction;
-}
-
-/**
- * An undici `connect` function: IP literals are checked directly (net.connect skips lookup for them),
- * hostnames through `guardedLookup`, so the check happens on the address actually dialled.
- */
-export function guardedConnector(opts: {
-  allowPrivate: boolean;
-  timeoutMs: number;
-}): buildConnector.connector {
-  const connector = buildConnector({ timeout: opts.timeoutMs, lookup: guardedLookup(opts.allowPrivate) });
-  return (options, callback) => {
-    const literal = parseIpLiteral(options.hostname);
-    if (literal) {
-      const why = blockedRange(literal.toString(), opts.allowPrivate);
-      if (why) {
-        callback(new BlockedAddressError(options.hostname, literal.toString(), why), null);
-        return;
-      }
-    }
-    connector(options, callback);
-  };
 }

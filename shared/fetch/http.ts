@@ -1,14 +1,18 @@
 /**
- * The one way storytrail fetches a URL: undici with explicit limits on time, bytes and redirects, the SSRF
- * guard on every hop's resolved address, content-type allow-lists, conditional requests, charset decoding.
- * Network and HTTP problems come back as a FetchFailure with a failureReason; fetch() never throws for them.
+ * The one way storytrail fetches a URL: Node's http/https with explicit limits on time, bytes and
+ * redirects, the SSRF guard on every hop's resolved address, content-type allow-lists, conditional
+ * requests, charset decoding. Network and HTTP problems come back as a FetchFailure with a
+ * failureReason; fetch() never throws for them.
  */
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
 import { Readable, Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { TLSSocket } from "node:tls";
 import zlib from "node:zlib";
-import { Agent, type Dispatcher, request } from "undici";
 import type { FailureReason } from "../records";
-import { BlockedAddressError, blockedRange, guardedConnector, parseIpLiteral } from "./address-guard";
+import { BlockedAddressError, blockedRange, guardedLookup, parseIpLiteral } from "./address-guard";
 import { decodeBody } from "./charset";
 
 export interface FetchLimits {
@@ -107,6 +111,22 @@ const ACCEPT_HEADER: Record<AcceptKind, string> = {
 };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Response headers may be this large (Node's default of 16 KiB is too small for some news sites' cookies). */
+const MAX_HEADER_BYTES = 64 * 1024;
+/** A discarded body up to this size, arriving within this time, is read to the end to keep its connection. */
+const DRAIN_BYTES = 16 * 1024;
+const DRAIN_MS = 2_000;
+/** An idle kept-alive socket is closed after this long. */
+const KEEP_ALIVE_MS = 4_000;
+
+class TimeoutError extends Error {
+  readonly code = "ETIMEDOUT";
+  constructor(detail: string) {
+    super(detail);
+    this.name = "TimeoutError";
+  }
+}
 
 class LimitError extends Error {
   constructor(detail: string) {
@@ -207,10 +227,30 @@ function decoderFor(encoding: string): NodeJS.ReadWriteStream | Transform | null
   }
 }
 
-/** Drops a response body; undici emits an abort error on destroy, which must not go unhandled. */
-function discard(body: Dispatcher.ResponseData["body"]): void {
+/**
+ * Drops a response body. A short one (a redirect's, an error page's) is drained so that its kept-alive
+ * socket can serve the next request; past DRAIN_BYTES the socket goes with it, so a hostile body is
+ * never read. The abort error that follows must not go unhandled. Settles once the socket is back in
+ * the pool or gone (the body's idle timeout and the fetch deadline still apply while draining).
+ */
+function discard(body: http.IncomingMessage): Promise<void> {
   body.on("error", () => {});
-  body.destroy();
+  if (body.readableEnded || Number(body.headers["content-length"]) > DRAIN_BYTES) {
+    body.destroy();
+    return Promise.resolve();
+  }
+  let seen = 0;
+  const slow = setTimeout(() => body.destroy(), DRAIN_MS);
+  return new Promise((resolve) => {
+    body
+      .once("close", () => clearTimeout(slow))
+      .on("data", (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > DRAIN_BYTES) body.destroy();
+      })
+      .once("end", resolve)
+      .once("close", resolve);
+  });
 }
 
 function errorChain(err: unknown): unknown[] {
@@ -227,7 +267,7 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-/** Maps an exception from undici, zlib or our guards to a failure reason. */
+/** Maps an exception from node:http, zlib or our guards to a failure reason. */
 function classify(err: unknown, deadlineHit: boolean): { reason: FailureReason; detail: string } {
   const chain = errorChain(err);
   for (const e of chain) {
@@ -238,15 +278,8 @@ function classify(err: unknown, deadlineHit: boolean): { reason: FailureReason; 
   for (const e of chain) {
     const code = (e as { code?: string }).code ?? "";
     if (code === "ERR_BLOCKED_ADDRESS") return { reason: "blocked_address", detail: describe(e) };
-    if (
-      code === "UND_ERR_CONNECT_TIMEOUT" ||
-      code === "UND_ERR_HEADERS_TIMEOUT" ||
-      code === "UND_ERR_BODY_TIMEOUT" ||
-      code === "ETIMEDOUT"
-    ) {
-      return { reason: "timeout", detail: describe(e) };
-    }
-    if (code === "ERR_BUFFER_TOO_LARGE" || code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+    if (code === "ETIMEDOUT") return { reason: "timeout", detail: describe(e) };
+    if (code === "ERR_BUFFER_TOO_LARGE") {
       return { reason: "too_large", detail: describe(e) };
     }
     if (
@@ -260,7 +293,7 @@ function classify(err: unknown, deadlineHit: boolean): { reason: FailureReason; 
   return { reason: "network_error", detail: describe(err) };
 }
 
-const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
 function isStaleSocket(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -269,35 +302,83 @@ function isStaleSocket(err: unknown): boolean {
 
 export class HttpClient {
   private readonly userAgent: string;
-  private readonly allowPrivate: boolean;
   private readonly limits: FetchLimits;
-  /** One agent per connect timeout (the only limit fixed at agent level). */
-  private readonly agents = new Map<number, Agent>();
+  private readonly allowPrivate: boolean;
+  /** Resolves names and refuses blocked addresses: the check is on the address actually dialled. */
+  private readonly lookup: LookupFunction;
+  private readonly agents: { http: http.Agent; https: https.Agent };
 
   constructor(opts: HttpClientOptions) {
     if (!opts.userAgent.trim()) throw new Error("HttpClient needs a User-Agent");
     this.userAgent = opts.userAgent;
     this.allowPrivate = opts.allowPrivateAddresses === true;
     this.limits = { ...DEFAULT_FETCH_LIMITS, ...opts.limits };
-  }
-
-  private agentFor(connectTimeoutMs: number): Agent {
-    let agent = this.agents.get(connectTimeoutMs);
-    if (!agent) {
-      agent = new Agent({
-        connect: guardedConnector({ allowPrivate: this.allowPrivate, timeoutMs: connectTimeoutMs }),
-        keepAliveTimeout: 4_000,
-        maxHeaderSize: 64 * 1024,
-      });
-      this.agents.set(connectTimeoutMs, agent);
-    }
-    return agent;
+    this.lookup = guardedLookup(this.allowPrivate);
+    const keepAlive = { keepAlive: true, timeout: KEEP_ALIVE_MS };
+    this.agents = { http: new http.Agent(keepAlive), https: new https.Agent(keepAlive) };
   }
 
   async close(): Promise<void> {
-    const agents = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.all(agents.map((a) => a.close()));
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /**
+   * One GET, resolved with the response once its headers are in. Connect and header timeouts are
+   * enforced here; the body's idle timeout is set on the response. `fresh` bypasses the keep-alive pool.
+   */
+  private send(
+    href: string,
+    headers: Record<string, string>,
+    limits: FetchLimits,
+    signal: AbortSignal,
+    fresh: boolean,
+  ): Promise<http.IncomingMessage> {
+    const url = new URL(href);
+    const secure = url.protocol === "https:";
+    const literal = parseIpLiteral(url.hostname);
+    // Names are checked by the lookup; net.connect skips it for IP literals, so vet those here too.
+    const why = literal && blockedRange(literal.toString(), this.allowPrivate);
+    if (why) return Promise.reject(new BlockedAddressError(url.hostname, String(literal), why));
+    return new Promise((resolve, reject) => {
+      const req = (secure ? https : http).request(url, {
+        method: "GET",
+        headers,
+        agent: fresh ? false : secure ? this.agents.https : this.agents.http,
+        lookup: this.lookup,
+        maxHeaderSize: MAX_HEADER_BYTES,
+        signal,
+      });
+      const fail = (err: Error) => {
+        clearTimeout(headersTimer);
+        reject(err);
+      };
+      const headersTimer = setTimeout(
+        () => req.destroy(new TimeoutError(`no response headers within ${limits.headersTimeoutMs} ms`)),
+        limits.headersTimeoutMs,
+      );
+      req.on("error", fail);
+      req.once("socket", (socket) => {
+        // A pooled socket is already connected (and its TLS session up); a new one gets connectTimeoutMs.
+        const connecting = secure ? !(socket as TLSSocket).authorized : socket.connecting;
+        if (!connecting) return;
+        const timer = setTimeout(
+          () => req.destroy(new TimeoutError(`no connection within ${limits.connectTimeoutMs} ms`)),
+          limits.connectTimeoutMs,
+        );
+        const done = () => clearTimeout(timer);
+        socket.once(secure ? "secureConnect" : "connect", done);
+        socket.once("close", done);
+      });
+      req.once("response", (res) => {
+        clearTimeout(headersTimer);
+        req.setTimeout(limits.bodyTimeoutMs, () =>
+          res.destroy(new TimeoutError(`body idle for ${limits.bodyTimeoutMs} ms`)),
+        );
+        resolve(res);
+      });
+      req.end();
+    });
   }
 
   async fetch(url: string, opts: FetchOptions): Promise<FetchResult> {
@@ -329,28 +410,21 @@ export class HttpClient {
     const visited = new Set<string>([first]);
     let current = first;
     let status: number | null = null;
+    const sent = this.requestHeaders(opts);
     try {
       for (;;) {
-        const send = () =>
-          request(current, {
-            method: "GET",
-            dispatcher: this.agentFor(limits.connectTimeoutMs),
-            headers: this.requestHeaders(opts),
-            signal: controller.signal,
-            headersTimeout: limits.headersTimeoutMs,
-            bodyTimeout: limits.bodyTimeoutMs,
-          });
+        const send = (fresh: boolean) => this.send(current, sent, limits, controller.signal, fresh);
         // A kept-alive socket the server closed while we were busy fails at once: a GET is safe to
         // send once more, on a fresh connection.
-        const res = await send().catch((err: unknown) => {
+        const res = await send(false).catch((err: unknown) => {
           if (controller.signal.aborted || !isStaleSocket(err)) throw err;
-          return send();
+          return send(true);
         });
-        status = res.statusCode;
+        status = res.statusCode ?? 0;
         const headers = flattenHeaders(res.headers);
 
         if (REDIRECTS.has(status)) {
-          discard(res.body);
+          await discard(res);
           const location = headers.location;
           if (!location) return fail(current, status, "network_error", `HTTP ${status} without Location`);
           const next = this.checkUrl(location, current);
@@ -368,7 +442,7 @@ export class HttpClient {
 
         const contentType = headers["content-type"] ?? "";
         if (status === 304) {
-          discard(res.body);
+          discard(res);
           if (!opts.etag && !opts.lastModified) {
             return fail(current, status, "http_4xx", "HTTP 304 to an unconditional request");
           }
@@ -387,7 +461,7 @@ export class HttpClient {
           };
         }
         if (status >= 400 || status < 200 || status >= 300) {
-          discard(res.body);
+          discard(res);
           const reason = status >= 400 ? failureFor(status) : "network_error";
           return fail(current, status, reason, `HTTP ${status}`);
         }
@@ -400,7 +474,7 @@ export class HttpClient {
             !opts.contentTypes &&
             (VAGUE_TYPES.includes(type) || type === FEED_AS_HTML));
         if (!allowed.includes("*") && !allowed.includes(type) && !vague) {
-          discard(res.body);
+          discard(res);
           return fail(
             current,
             status,
@@ -410,7 +484,7 @@ export class HttpClient {
         }
         const declared = Number(headers["content-length"]);
         if (!opts.truncate && Number.isFinite(declared) && declared > limits.maxBytes) {
-          discard(res.body);
+          discard(res);
           return fail(
             current,
             status,
@@ -420,7 +494,7 @@ export class HttpClient {
         }
 
         const body = await this.readBody(
-          res.body,
+          res,
           headers["content-encoding"] ?? "",
           limits.maxBytes,
           opts,
@@ -511,7 +585,7 @@ export class HttpClient {
    * so neither a large body nor a compression bomb gets past maxBytes.
    */
   private async readBody(
-    body: Dispatcher.ResponseData["body"],
+    body: http.IncomingMessage,
     contentEncoding: string,
     maxBytes: number,
     opts: FetchOptions,

@@ -189,6 +189,36 @@ describe("HttpClient: failures carry a failureReason", () => {
     expect(r.bytes.byteLength).toBe(100_000);
   });
 
+  it("a body that stops arriving → timeout after bodyTimeoutMs", async () => {
+    site.route("/stalled-body", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.write("<html><body>the first part, then nothing");
+    });
+    const r = await client.fetch(site.url("/stalled-body"), {
+      accept: "html",
+      limits: { bodyTimeoutMs: 200 },
+    });
+    expect(r).toMatchObject({ ok: false, reason: "timeout" });
+  });
+
+  it("reuses a kept-alive connection for the next request and the next redirect hop", async () => {
+    const ports: number[] = [];
+    site.route("/which-socket", (req, res) => {
+      ports.push(req.socket.remotePort ?? -1);
+      send("text/html", "<html>ok</html>")(req, res, site);
+    });
+    site.route("/to-which-socket", (req, res) => {
+      ports.push(req.socket.remotePort ?? -1);
+      res.writeHead(302, { location: "/which-socket" });
+      res.end("moved");
+    });
+    for (const path of ["/which-socket", "/to-which-socket", "/which-socket"]) {
+      expect((await client.fetch(site.url(path), { accept: "html" })).ok).toBe(true);
+    }
+    expect(ports).toHaveLength(4);
+    expect(new Set(ports).size).toBe(1);
+  });
+
   it("rejects non-http schemes and garbage without a request", async () => {
     expect(await client.fetch("ftp://example.com/x", { accept: "html" })).toMatchObject({
       reason: "bad_scheme",
