@@ -16,7 +16,7 @@ const CONFLICT_RETRIES = 8;
 export function createDedupHandler(env: Env) {
   const clients = clientsFromEnv(env);
   const store = new DynamoDedupStore(clients.doc, {
-    articles: resource.table(env, "articles"),
+    fingerprints: resource.table(env, "fingerprints"),
     buckets: resource.table(env, "buckets"),
     clusters: resource.table(env, "clusters"),
   });

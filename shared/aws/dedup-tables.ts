@@ -1,6 +1,7 @@
 /**
- * DedupStore on DynamoDB: the per-article dedup state lives on the article's item in the Articles
- * table (fingerprint, cluster pointer), LSH buckets in the Buckets table (one item per band per
+ * DedupStore on DynamoDB: the per-article dedup state (fingerprint, cluster pointer, state) is a
+ * small item in the Fingerprints table, apart from the article fetch wrote (whose body makes every
+ * rewrite cost ~6 write units), LSH buckets in the Buckets table (one item per band per
  * article, partition key = band hash), and clusters in the Clusters table (summary, member and
  * outlet items). Reads that decide a write are strongly consistent; multi-item steps are
  * transactions whose version conditions turn lost updates into DedupConflictError (the caller
@@ -12,6 +13,7 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   paginateQuery,
   QueryCommand,
   TransactWriteCommand,
@@ -28,7 +30,7 @@ import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
 
 export interface DedupTableNames {
-  readonly articles: string;
+  readonly fingerprints: string;
   readonly buckets: string;
   readonly clusters: string;
 }
@@ -82,7 +84,7 @@ export class DynamoDedupStore implements DedupStore {
 
   async getArticle(article_id: string): Promise<IndexedArticle | null> {
     const out = await this.doc.send(
-      new GetCommand({ TableName: this.tables.articles, Key: { article_id }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.fingerprints, Key: { article_id }, ConsistentRead: true }),
     );
     return DynamoDedupStore.toIndexed(out.Item);
   }
@@ -95,52 +97,42 @@ export class DynamoDedupStore implements DedupStore {
         if (attempt > 0) await pause(attempt);
         const out = await this.doc.send(
           new BatchGetCommand({
-            RequestItems: { [this.tables.articles]: { Keys: keys, ConsistentRead: true } },
+            RequestItems: { [this.tables.fingerprints]: { Keys: keys, ConsistentRead: true } },
           }),
         );
-        for (const item of out.Responses?.[this.tables.articles] ?? []) {
+        for (const item of out.Responses?.[this.tables.fingerprints] ?? []) {
           const a = DynamoDedupStore.toIndexed(item);
           if (a) found.push(a);
         }
         keys =
-          (out.UnprocessedKeys?.[this.tables.articles]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+          (out.UnprocessedKeys?.[this.tables.fingerprints]?.Keys as Record<string, unknown>[] | undefined) ??
+          [];
       }
     }
     return found;
   }
 
   async putArticle(a: IndexedArticle): Promise<void> {
-    // Only the dedup attributes: the rest of the article item belongs to fetch.
-    await this.doc.send(
-      new UpdateCommand({
-        TableName: this.tables.articles,
-        Key: { article_id: a.article_id },
-        UpdateExpression:
-          "SET fingerprint = :f, cluster_id = :c, similarity = :s, dedup_state = :st, " +
-          "#u = if_not_exists(#u, :u), publication = if_not_exists(publication, :p), " +
-          "collected_at = if_not_exists(collected_at, :ca), headline = if_not_exists(headline, :h), " +
-          "published_at = if_not_exists(published_at, :pa)",
-        ExpressionAttributeNames: { "#u": "url" },
-        ExpressionAttributeValues: {
-          ":f": a.fingerprint,
-          ":c": a.cluster_id,
-          ":s": a.similarity,
-          ":st": a.state,
-          ":u": a.url,
-          ":p": a.publication,
-          ":ca": a.collected_at,
-          ":h": a.headline,
-          ":pa": a.published_at,
-        },
-      }),
-    );
+    const item = {
+      article_id: a.article_id,
+      url: a.url,
+      publication: a.publication,
+      headline: a.headline,
+      published_at: a.published_at,
+      collected_at: a.collected_at,
+      fingerprint: a.fingerprint,
+      cluster_id: a.cluster_id,
+      similarity: a.similarity,
+      dedup_state: a.state,
+    };
+    await this.doc.send(new PutCommand({ TableName: this.tables.fingerprints, Item: item }));
   }
 
   async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
     await this.doc
       .send(
         new UpdateCommand({
-          TableName: this.tables.articles,
+          TableName: this.tables.fingerprints,
           Key: { article_id },
           UpdateExpression: "SET cluster_id = :c",
           ConditionExpression: "attribute_exists(article_id)",

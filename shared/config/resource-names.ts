@@ -3,7 +3,14 @@
  * infra/topology.ts declares the resources; adapters read the variables. Declared here so that the
  * domain side never imports infra/.
  */
-export type TableName = "articles" | "frontier" | "sources" | "hosts" | "buckets" | "clusters";
+export type TableName =
+  | "articles"
+  | "frontier"
+  | "sources"
+  | "hosts"
+  | "fingerprints"
+  | "buckets"
+  | "clusters";
 export type QueueName = "fetch" | "dedup";
 export type BucketName = "raw";
 

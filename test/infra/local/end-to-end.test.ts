@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type DemoSite, startDemoSite } from "../../../infra/local/demo-site";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import type { StreamSubscription } from "../../../infra/local/stream-driver";
-import { articleSchema, type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
+import { articleFromItem } from "../../../shared/aws/articles-table";
+import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { uniquePrefix } from "../../support/unique-prefix";
 
@@ -42,9 +43,7 @@ describe("local runtime, end to end on a loopback news site", () => {
   });
 
   it("stores one article per canonical URL, with AMP and tracking variants folded in", async () => {
-    const articles = (await runtime.items("articles")).map((a) =>
-      articleSchema.parse({ ...a, url_variants: [...((a.url_variants as Set<string>) ?? [])] }),
-    );
+    const articles = (await runtime.items("articles")).map(articleFromItem);
     const urls = articles.map((a) => a.url).sort();
     expect(urls).toEqual([...site.expected.wire, ...site.expected.unrelated].sort());
     const harbor = articles.find((a) => a.url === site.expected.wire[0]);
@@ -79,6 +78,12 @@ describe("local runtime, end to end on a loopback news site", () => {
     );
     const unrelated = items.find((i) => i.record_type === "member" && i.url === site.expected.unrelated[0]);
     expect(unrelated?.cluster_id).not.toBe(wireId);
+    // Article → story: each article's Fingerprints item points at its live cluster.
+    const pointers = new Map(
+      (await runtime.items("fingerprints")).map((f) => [String(f.article_id), String(f.cluster_id)]),
+    );
+    for (const url of site.expected.wire) expect(pointers.get(articleIdFor(url))).toBe(wireId);
+    expect(pointers.get(articleIdFor(site.expected.unrelated[0]!))).toBe(unrelated?.cluster_id);
   });
 
   it("delivers the cluster records to a consumer of the Clusters stream", () => {

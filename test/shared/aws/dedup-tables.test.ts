@@ -47,7 +47,7 @@ async function freshStore() {
   const clients = makeClients(inject("endpoints"));
   const res = await createLocalResources(clients, uniquePrefix("dedup"));
   const store = new DynamoDedupStore(clients.doc, {
-    articles: res.tables.articles,
+    fingerprints: res.tables.fingerprints,
     buckets: res.tables.buckets,
     clusters: res.tables.clusters,
   });
