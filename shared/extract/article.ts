@@ -5,15 +5,15 @@
 import type { Extraction } from "../records";
 import { extractBody } from "./body";
 import { extractDates } from "./dates";
-import { type AnyNode, type Element, parseHtml } from "./dom";
-import { chooseHeadline } from "./headline";
+import { type AnyNode, parseHtml } from "./dom";
+import { chooseHeadline, headingCandidates } from "./headline";
 import { detectLanguage } from "./language";
 import { collectSignals, metaValue, type PageSignals } from "./page-signals";
 import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.1";
+export const EXTRACTOR_VERSION = "2026.12.2";
 
 export interface ExtractInput {
   html: string;
@@ -139,48 +139,6 @@ function textContent(node: AnyNode): string {
   return out;
 }
 
-const KICKER =
-  /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
-
-/** Heading text without kicker/overline parts and screen-reader-only separators. */
-function headingText(el: Element): string {
-  let out = "";
-  const go = (n: AnyNode): void => {
-    if (n.type === "text") {
-      out += (n as unknown as { data: string }).data;
-      return;
-    }
-    if (!("children" in n)) return;
-    if (n.type === "tag") {
-      const e = n as Element;
-      const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
-      if (
-        e !== el &&
-        (KICKER.test(ci) ||
-          e.attribs["aria-hidden"] === "true" ||
-          /offscreen|sr-only|visually-hidden/i.test(ci))
-      )
-        return;
-      if (e.name === "script" || e.name === "style") return;
-    }
-    for (const c of n.children) go(c);
-  };
-  go(el);
-  return out;
-}
-
-/** h1 elements inside <article>/<main> first, then the rest in page order. */
-function orderHeadings(h1s: Element[]): Element[] {
-  const inside = (el: Element): boolean => {
-    for (let p = el.parent; p; p = p.parent) {
-      if (p.type === "tag" && ((p as Element).name === "article" || (p as Element).name === "main"))
-        return true;
-    }
-    return false;
-  };
-  return [...h1s.filter(inside), ...h1s.filter((h) => !inside(h))];
-}
-
 export function extractArticle(input: ExtractInput): Extraction {
   try {
     return extract(input);
@@ -203,7 +161,8 @@ function extract(input: ExtractInput): Extraction {
     jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
     og: metaValue(signals, "og:title"),
     twitter: metaValue(signals, "twitter:title"),
-    h1: orderHeadings(signals.h1).map(headingText),
+    ...headingCandidates(signals.h1),
+    jsonLdName: str(article?.name) ?? null,
     title: signals.title,
     siteName,
   });

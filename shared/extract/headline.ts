@@ -1,15 +1,21 @@
 /**
- * Headline from JSON-LD headline, og:title / twitter:title, the article's <h1> (kicker removed) and <title>
- * minus its site-name suffix: weighted votes (JSON-LD first, then og:title and <h1> by agreement), site-name
- * decorations stripped, and a candidate that is the winner minus a kicker or suffix preferred.
+ * Headline from JSON-LD headline and name, og:title / twitter:title, the page's <h1> (kicker removed; breadcrumb
+ * entries apart) and <title> minus its site-name suffix, chosen by weighted agreement on a punctuation-free key:
+ * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
+ * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
+import type { AnyNode, Element } from "./dom";
 import { cleanInline } from "./text";
 
 export interface HeadlineInput {
   jsonLd: string | null;
   og: string | null;
   twitter: string | null;
+  /** The page's <h1> texts, those inside <article>/<main> first; breadcrumb and list entries excluded. */
   h1: string[];
+  /** <h1> elements that are breadcrumb or list entries: a copy of the page title, not a visible headline. */
+  crumbH1?: string[];
+  jsonLdName?: string | null;
   title: string | null;
   siteName: string | null;
 }
@@ -72,44 +78,191 @@ function cleanTitleJoin(full: string, parts: string[], i: number, n: number): st
   return full.slice(s, end || s + lastPart.length).trim();
 }
 
-export function chooseHeadline(input: HeadlineInput): string | null {
+/**
+ * Vote weights. JSON-LD headline and og:title are the two headlines a publisher declares; the visible <h1>
+ * (not a breadcrumb entry) and JSON-LD `name` second them; twitter:title mostly copies og:title. <title> is the
+ * search-engine headline: when the declared headlines disagree, the one that merely repeats <title> is the SEO
+ * variant and the other one is the headline the page shows and shares, so agreeing with <title> costs a vote.
+ */
+export const HEADLINE_WEIGHTS = {
+  jsonLd: 2,
+  og: 2,
+  name: 1.5,
+  h1: 1,
+  crumb: 0,
+  twitter: 0.5,
+  title: -1,
+};
+
+interface Candidate {
+  text: string;
+  key: string;
+  weight: number;
+  order: number;
+  isH1: boolean;
+}
+
+export function chooseHeadline(input: HeadlineInput, w = HEADLINE_WEIGHTS): string | null {
   const h1s = input.h1.map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
-  const raw = [input.jsonLd, input.og, input.twitter, input.title]
+  const crumbs = (input.crumbH1 ?? []).map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
+  const raw = [input.jsonLd, input.jsonLdName, input.og, input.twitter, input.title]
     .map((x) => (x ? cleanInline(x) : ""))
     .filter(Boolean);
-  const others = (self: string | null): string[] => [...h1s, ...raw].filter((x) => x !== self);
-  const stripped = (x: string | null): string | null =>
-    x ? stripSiteName(x, input.siteName, others(cleanInline(x))) : null;
+  const all = [...h1s, ...crumbs, ...raw];
+  const stripped = (x: string | null | undefined): string | null => {
+    if (!x) return null;
+    const self = cleanInline(x);
+    return stripSiteName(
+      x,
+      input.siteName,
+      all.filter((o) => o !== self),
+    );
+  };
   const site = input.siteName ? key(input.siteName) : null;
-  const h1 = h1s.find((h) => {
+  const headingLike = (h: string): boolean => {
     const k = key(h);
     return k.length >= 8 && k !== site && !site?.includes(k);
-  });
-  // Votes. The JSON-LD headline is the publisher's declared one and outweighs og:title and <h1> together;
-  // without it og:title and the visible <h1> vote, and twitter:title and <title> only break ties (they
-  // usually copy og:title or decorate it). A kicker-free form of the winner is preferred below.
-  const cands: { text: string; weight: number; order: number }[] = [];
-  const push = (text: string | null, weight: number): void => {
-    if (text && key(text)) cands.push({ text, weight, order: cands.length });
   };
-  push(stripped(input.jsonLd), 3);
-  push(stripped(input.og), 1.5);
-  push(h1 ?? null, 1);
-  push(stripped(input.twitter), 0);
-  push(stripped(input.title), 0);
-  let best: { text: string; score: number } | null = null;
+  const cands: Candidate[] = [];
+  const push = (text: string | null | undefined, weight: number, isH1 = false): Candidate | null => {
+    const k = text ? key(text) : "";
+    if (!text || !k) return null;
+    const c = { text, key: k, weight, order: cands.length, isH1 };
+    cands.push(c);
+    return c;
+  };
+  const ld = push(stripped(input.jsonLd), w.jsonLd);
+  const og = push(stripped(input.og), w.og);
+  // JSON-LD `name` is often a slug or an id: only a name of several words votes.
+  const name = stripped(input.jsonLdName);
+  push(name && /\S\s+\S/.test(name) ? name : null, w.name);
+  push(h1s.find(headingLike), w.h1, true);
+  push(crumbs.find(headingLike), w.crumb);
+  push(stripped(input.twitter), w.twitter);
+  // <title> counts against a side only when the two declared headlines disagree; otherwise it breaks ties.
+  push(stripped(input.title), ld && og && ld.key !== og.key ? w.title : 0);
+  if (cands.length === 0) return h1s[0] ?? null;
+  // A candidate cut short (meta values truncated at a length or at a stray quote) votes for the full wording.
   for (const c of cands) {
-    let score = c.weight - c.order * 0.01;
-    for (const o of cands) if (o !== c && key(o.text) === key(c.text)) score += o.weight;
-    if (!best || score > best.score) best = { text: c.text, score };
+    for (const o of cands) {
+      if (c.key.length >= 20 && o.text.length > c.text.length && isCutShort(c.text, o.text)) {
+        c.key = o.key;
+        c.text = o.text;
+        break;
+      }
+    }
   }
-  if (!best) return h1s[0] ?? null;
-  // A candidate that is the winner minus a kicker or a suffix is the cleaner headline.
-  const bk = key(best.text);
+  // Score each distinct key: the sum of the votes of every candidate stating it (ties: declared order).
+  let best: { key: string; score: number; order: number } | null = null;
+  const scores = new Map<string, { score: number; order: number }>();
   for (const c of cands) {
-    const k = key(c.text);
-    if (c.weight > 0 && k.length >= 20 && k !== bk && bk.includes(k) && k.length >= 0.5 * bk.length)
-      return c.text;
+    const s = scores.get(c.key);
+    if (s) s.score += c.weight;
+    else scores.set(c.key, { score: c.weight, order: c.order });
   }
-  return best.text;
+  for (const [k, s] of scores) if (!best || s.score > best.score) best = { key: k, ...s };
+  const bk = best!.key;
+  // A voting candidate that is the winner minus a leading kicker ("Kicker: Headline") is the headline proper, and
+  // so is the visible <h1> when the winner is it plus a trailing qualifier (", Place", "|Portal", " – Topic").
+  for (const c of cands) {
+    if (c.weight <= 0 || c.key.length < 20 || c.key === bk || c.key.length < 0.5 * bk.length) continue;
+    if (bk.endsWith(` ${c.key}`) || (c.isH1 && bk.startsWith(`${c.key} `))) return formOf(cands, c.key);
+  }
+  return formOf(cands, bk);
+}
+
+/**
+ * `short` is `full` cut off: a meta attribute that ended at an unescaped quote inside the headline, or a value
+ * shortened with an ellipsis.
+ */
+function isCutShort(short: string, full: string): boolean {
+  if (full.startsWith(short)) return /^\s*"/.test(full.slice(short.length));
+  const m = /^(.{20,}?)\s*(?:\.\.\.|…)$/.exec(short);
+  return m !== null && full.startsWith(m[1]!) && full.length > m[1]!.length + 3;
+}
+
+/** The wording of a key that most candidates state exactly (punctuation and quotes differ between sources). */
+function formOf(cands: Candidate[], k: string): string {
+  const forms = new Map<string, { n: number; weight: number; order: number }>();
+  for (const c of cands) {
+    if (c.key !== k) continue;
+    const f = forms.get(c.text);
+    if (f) {
+      f.n++;
+      f.weight = Math.max(f.weight, c.weight);
+    } else forms.set(c.text, { n: 1, weight: c.weight, order: c.order });
+  }
+  let best: [string, { n: number; weight: number; order: number }] | null = null;
+  for (const e of forms) {
+    const [, f] = e;
+    if (!best || f.n > best[1].n || (f.n === best[1].n && f.order < best[1].order)) best = e;
+  }
+  return best![0];
+}
+
+const KICKER =
+  /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
+
+/** Heading text without kicker/overline parts and screen-reader-only separators. */
+export function headingText(el: Element): string {
+  let out = "";
+  const go = (n: AnyNode): void => {
+    if (n.type === "text") {
+      out += (n as unknown as { data: string }).data;
+      return;
+    }
+    if (!("children" in n)) return;
+    if (n.type === "tag") {
+      const e = n as Element;
+      const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
+      if (
+        e !== el &&
+        (KICKER.test(ci) ||
+          e.attribs["aria-hidden"] === "true" ||
+          /offscreen|sr-only|visually-hidden/i.test(ci))
+      )
+        return;
+      if (e.name === "script" || e.name === "style") return;
+    }
+    for (const c of n.children) go(c);
+  };
+  go(el);
+  return out;
+}
+
+const CRUMB = /breadcrumb/i;
+
+/**
+ * The page's <h1> texts: those inside <article>/<main> first, then the rest in page order. An <h1> inside
+ * <nav>, a list item or a breadcrumb trail is the trail's last entry (a copy of the page title), kept apart.
+ */
+export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[] } {
+  const inside: string[] = [];
+  const outside: string[] = [];
+  const crumbH1: string[] = [];
+  for (const el of h1s) {
+    let inArticle = false;
+    let crumb = false;
+    let depth = 0;
+    for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
+      const e = p as Element;
+      depth++;
+      if (e.name === "article" || e.name === "main") inArticle = true;
+      // Only the heading's close surroundings: an unclosed <li> or <nav> far up can wrap a whole page.
+      else if (
+        !inArticle &&
+        depth <= 6 &&
+        (e.name === "nav" ||
+          e.name === "li" ||
+          CRUMB.test(e.attribs.class ?? "") ||
+          CRUMB.test(e.attribs.id ?? "") ||
+          CRUMB.test(e.attribs.itemtype ?? ""))
+      )
+        crumb = true;
+    }
+    const text = headingText(el);
+    if (crumb) crumbH1.push(text);
+    else (inArticle ? inside : outside).push(text);
+  }
+  return { h1: [...inside, ...outside], crumbH1 };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chooseHeadline, stripSiteName } from "../../../shared/extract/headline";
+import { parseHtml } from "../../../shared/extract/dom";
+import { chooseHeadline, headingCandidates, stripSiteName } from "../../../shared/extract/headline";
+import { collectSignals } from "../../../shared/extract/page-signals";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
 
@@ -31,7 +33,90 @@ describe("chooseHeadline", () => {
     ).toBe("The real headline here");
   });
 
+  it("prefers the shown and shared headline over the JSON-LD one that only <title> repeats", () => {
+    const input = {
+      ...base,
+      jsonLd: "Search-friendly wording of the story",
+      title: "Search-friendly wording of the story | Courier",
+      og: "The story as the page shows it",
+      h1: ["The story as the page shows it"],
+      siteName: "Courier",
+    };
+    expect(chooseHeadline(input)).toBe("The story as the page shows it");
+    // og:title repeating <title>, against a JSON-LD headline on its own: JSON-LD wins.
+    expect(
+      chooseHeadline({
+        ...base,
+        jsonLd: "Editorial headline of the story",
+        og: "SEO wording of the same story",
+        twitter: "SEO wording of the same story",
+        title: "SEO wording of the same story",
+        crumbH1: ["SEO wording of the same story"],
+      }),
+    ).toBe("Editorial headline of the story");
+  });
+
+  it("does not let a breadcrumb <h1> or a slug-like JSON-LD name vote", () => {
+    expect(
+      chooseHeadline({
+        ...base,
+        jsonLd: "Harbour bridge reopens after repair",
+        jsonLdName: "d-161500790",
+        crumbH1: ["Harbour bridge"],
+        title: "Harbour bridge reopens after repair - Courier",
+      }),
+    ).toBe("Harbour bridge reopens after repair");
+  });
+
+  it("reads a meta value cut at a stray quote as the full wording", () => {
+    expect(
+      chooseHeadline({
+        ...base,
+        jsonLd: "Marathon day: parents not welcome at the start",
+        og: "Marathon 2024: winner in record time and",
+        twitter: "Marathon 2024: winner in record time and",
+        title: 'Marathon 2024: winner in record time and "royal visit"',
+        crumbH1: ['Marathon 2024: winner in record time and "royal visit"'],
+      }),
+    ).toBe("Marathon day: parents not welcome at the start");
+  });
+
+  it("keeps the wording most sources state exactly", () => {
+    expect(
+      chooseHeadline({
+        ...base,
+        jsonLd: "Dismantling a plant - Cooling towers demolished",
+        og: "Dismantling a plant: Cooling towers demolished",
+        title: "Dismantling a plant: Cooling towers demolished - Politics",
+        crumbH1: ["Cooling towers demolished"],
+      }),
+    ).toBe("Dismantling a plant: Cooling towers demolished");
+  });
+
+  it("prefers the visible <h1> when og:title only adds a trailing qualifier", () => {
+    expect(
+      chooseHeadline({
+        ...base,
+        og: "Courier drives to Singapore on a bike, Thailand",
+        title: "Courier drives to Singapore on a bike, Thailand",
+        h1: ["Courier drives to Singapore on a bike"],
+      }),
+    ).toBe("Courier drives to Singapore on a bike");
+  });
+
   it("returns null when there is nothing", () => {
     expect(chooseHeadline(base)).toBeNull();
+  });
+});
+
+describe("headingCandidates", () => {
+  it("keeps breadcrumb entries apart and puts the article's <h1> first", () => {
+    const html = `<html><body><h1>Site banner headline</h1>
+      <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1>Trail entry</h1></li></ol></nav>
+      <main><article><h1><span class="kicker">Kicker</span> The headline</h1><p>Text.</p></article></main>
+      </body></html>`;
+    const { h1, crumbH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
+    expect(h1.map((h) => h.trim())).toEqual(["The headline", "Site banner headline"]);
+    expect(crumbH1).toEqual(["Trail entry"]);
   });
 });
