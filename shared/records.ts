@@ -1,14 +1,17 @@
 /**
  * The record formats storytrail stores and emits, as zod schemas and the types inferred from them.
- * Consumers of the Clusters stream can import this file (`storytrail/records`) and parse what they read.
+ * Consumers of the Clusters stream can import this file (`storytrail/records`) and parse what they read
+ * (`schema.parse` / `safeParse`). The schemas are zod/mini ones, which keeps the Lambda bundles small:
+ * compose them with zod's functions (`z.extend(articleSchema, …)`), not the full API's methods.
  * Bump RECORD_VERSION on any incompatible change and document it in the README.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+import "./config/zod-messages";
 
 export const RECORD_VERSION = 1;
 
-const isoInstant = z.string().datetime({ offset: true });
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const isoInstant = z.iso.datetime({ offset: true });
+const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 export const publishedAtSource = z.enum(["jsonld", "microdata", "meta", "time", "url", "text"]);
 export type PublishedAtSource = z.infer<typeof publishedAtSource>;
@@ -31,36 +34,36 @@ export type LanguageSource = z.infer<typeof languageSource>;
 /** What the extractor reads off one page. Pure function of (html, url, headers, now). */
 export const extractionSchema = z.object({
   /** The page's own rel=canonical / og:url / JSON-LD url when it stays on the same site, else null. */
-  canonical_from_page: z.string().nullable(),
-  headline: z.string().nullable(),
+  canonical_from_page: z.nullable(z.string()),
+  headline: z.nullable(z.string()),
   body: z.string(),
-  publication: z.string().nullable(),
-  section: z.string().nullable(),
+  publication: z.nullable(z.string()),
+  section: z.nullable(z.string()),
   authors: z.array(z.string()),
-  published_at: isoInstant.nullable(),
-  published_day: isoDay.nullable(),
-  published_at_source: publishedAtSource.nullable(),
-  date_flag: dateFlag.nullable(),
-  modified_at: isoInstant.nullable(),
-  language: z.string().nullable(),
-  language_source: languageSource.nullable(),
+  published_at: z.nullable(isoInstant),
+  published_day: z.nullable(isoDay),
+  published_at_source: z.nullable(publishedAtSource),
+  date_flag: z.nullable(dateFlag),
+  modified_at: z.nullable(isoInstant),
+  language: z.nullable(z.string()),
+  language_source: z.nullable(languageSource),
   /** false when the page declares itself paywalled (schema.org isAccessibleForFree). Never circumvented. */
-  is_accessible_for_free: z.boolean().nullable(),
-  word_count: z.number().int().nonnegative(),
+  is_accessible_for_free: z.nullable(z.boolean()),
+  word_count: z.int().check(z.nonnegative()),
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 
-export const articleSchema = extractionSchema.extend({
+export const articleSchema = z.extend(extractionSchema, {
   record_version: z.literal(RECORD_VERSION),
   article_id: z.string(),
-  url: z.string().url(),
+  url: z.url(),
   url_variants: z.array(z.string()),
   source_id: z.string(),
   collected_at: isoInstant,
-  http_status: z.number().int(),
-  raw_key: z.string().nullable(),
+  http_status: z.int(),
+  raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  cluster_id: z.string().nullable(),
+  cluster_id: z.nullable(z.string()),
 });
 export type Article = z.infer<typeof articleSchema>;
 
@@ -91,15 +94,15 @@ export type FailureReason = z.infer<typeof failureReason>;
 
 /** Message on the fetch queue: one canonical URL to fetch. */
 export const fetchMessageSchema = z.object({
-  url: z.string().url(),
+  url: z.url(),
   source_id: z.string(),
   publication: z.string(),
   discovered_from: z.string(),
   run_id: z.string(),
-  lastmod: isoInstant.nullable().optional(),
-  hint_title: z.string().nullable().optional(),
-  hint_published_at: z.string().nullable().optional(),
-  language_hint: z.string().nullable().optional(),
+  lastmod: z.optional(z.nullable(isoInstant)),
+  hint_title: z.optional(z.nullable(z.string())),
+  hint_published_at: z.optional(z.nullable(z.string())),
+  language_hint: z.optional(z.nullable(z.string())),
 });
 export type FetchMessage = z.infer<typeof fetchMessageSchema>;
 
@@ -109,8 +112,8 @@ export const dedupMessageSchema = z.object({
   url: z.string(),
   publication: z.string(),
   source_id: z.string(),
-  headline: z.string().nullable(),
-  published_at: isoInstant.nullable(),
+  headline: z.nullable(z.string()),
+  published_at: z.nullable(isoInstant),
   collected_at: isoInstant,
   /** Opaque to everything but shared/dedup: see shared/dedup/fingerprint.ts. */
   fingerprint: z.record(z.string(), z.unknown()),
@@ -125,18 +128,18 @@ export const clusterSummarySchema = z.object({
   item: z.literal("summary"),
   canonical_article_id: z.string(),
   canonical_url: z.string(),
-  headline: z.string().nullable(),
+  headline: z.nullable(z.string()),
   publication: z.string(),
-  first_published_at: isoInstant.nullable(),
-  last_published_at: isoInstant.nullable(),
-  article_count: z.number().int().nonnegative(),
-  outlet_count: z.number().int().nonnegative(),
+  first_published_at: z.nullable(isoInstant),
+  last_published_at: z.nullable(isoInstant),
+  article_count: z.int().check(z.nonnegative()),
+  outlet_count: z.int().check(z.nonnegative()),
   /** Seconds from first_published_at until the 10th distinct outlet published; null until then. */
-  seconds_to_10_outlets: z.number().nullable().optional(),
-  version: z.number().int().nonnegative(),
+  seconds_to_10_outlets: z.optional(z.nullable(z.number())),
+  version: z.int().check(z.nonnegative()),
   updated_at: isoInstant,
   /** Set when a merge retired this cluster: the id that absorbed it. */
-  merged_into: z.string().nullable().optional(),
+  merged_into: z.optional(z.nullable(z.string())),
 });
 export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 
@@ -145,14 +148,14 @@ export const clusterMemberSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("member"),
   cluster_id: z.string(),
-  item: z.string().startsWith("member#"),
+  item: z.string().check(z.startsWith("member#")),
   article_id: z.string(),
   url: z.string(),
   publication: z.string(),
-  published_at: isoInstant.nullable(),
-  collected_at: isoInstant.optional(),
+  published_at: z.nullable(isoInstant),
+  collected_at: z.optional(isoInstant),
   /** Estimated similarity to the article it was confirmed against (1 for the first member). */
-  similarity: z.number().min(0).max(1),
+  similarity: z.number().check(z.gte(0), z.lte(1)),
 });
 export type ClusterMember = z.infer<typeof clusterMemberSchema>;
 
@@ -161,7 +164,7 @@ export const clusterOutletSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("outlet"),
   cluster_id: z.string(),
-  item: z.string().startsWith("outlet#"),
+  item: z.string().check(z.startsWith("outlet#")),
   publication: z.string(),
 });
 export type ClusterOutlet = z.infer<typeof clusterOutletSchema>;

@@ -7,20 +7,21 @@ import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { addArticle, type DedupArticle } from "../../shared/dedup/clusterer";
 import { computeFingerprint } from "../../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../../shared/dedup/memory-index";
+import "../../shared/config/zod-messages";
 
 const inputLine = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  text: z.string().optional(),
-  body: z.string().optional(),
-  title: z.string().nullable().optional(),
-  ts: z.string().nullable().optional(),
-  published_at: z.string().nullable().optional(),
-  publication: z.string().nullable().optional(),
-  url: z.string().nullable().optional(),
+  id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
+  text: z.optional(z.string()),
+  body: z.optional(z.string()),
+  title: z.optional(z.nullable(z.string())),
+  ts: z.optional(z.nullable(z.string())),
+  published_at: z.optional(z.nullable(z.string())),
+  publication: z.optional(z.nullable(z.string())),
+  url: z.optional(z.nullable(z.string())),
 });
 export type DedupInputLine = z.input<typeof inputLine>;
 

@@ -1,28 +1,30 @@
 /** Crawl settings from the function's environment, validated, with safe defaults. */
-import { z } from "zod";
+import * as z from "zod/mini";
+import "./zod-messages";
 
-const flag = z
-  .enum(["true", "false", "1", "0"])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
+const flag = z.pipe(
+  z.optional(z.enum(["true", "false", "1", "0"])),
+  z.transform((v) => v === "true" || v === "1"),
+);
 
 export const crawlSettingsSchema = z.object({
-  STORYTRAIL_USER_AGENT: z
-    .string()
-    .default("storytrail/0.1 (+https://github.com/storytrail/storytrail; news research crawler)"),
+  STORYTRAIL_USER_AGENT: z._default(
+    z.string(),
+    "storytrail/0.1 (+https://github.com/storytrail/storytrail; news research crawler)",
+  ),
   /** Only tests and local runs against loopback sites set this. */
   STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: flag,
-  STORYTRAIL_RAW_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.1),
-  STORYTRAIL_MIN_HOST_DELAY_MS: z.coerce.number().int().min(0).default(1000),
-  STORYTRAIL_CANONICAL_PARTNERS: z
-    .string()
-    .default("")
-    .transform((s) =>
+  STORYTRAIL_RAW_SAMPLE_RATE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
+  STORYTRAIL_MIN_HOST_DELAY_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 1000),
+  STORYTRAIL_CANONICAL_PARTNERS: z.pipe(
+    z._default(z.string(), ""),
+    z.transform((s) =>
       s
         .split(",")
         .map((p) => p.trim())
         .filter(Boolean),
     ),
+  ),
 });
 
 export type CrawlSettings = z.infer<typeof crawlSettingsSchema>;

@@ -3,40 +3,41 @@
  * carried on the dedup queue and in the Articles table. JSON-serialisable and small (~1.5 KB):
  * typed arrays are stored as base64 of little-endian uint32 values.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+import "../config/zod-messages";
 import { extractFeatures } from "./features";
 import { minhashSignature } from "./minhash";
 import { normaliseText } from "./normalise-text";
 import { FINGERPRINT_VERSION, fingerprintParams } from "./params";
 import { scanTokens, shingleHashes } from "./shingles";
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/));
 
 export const fingerprintSchema = z.object({
   /** Fingerprint format version. */
   v: z.literal(FINGERPRINT_VERSION),
   /** Parameters the arrays were computed with: only equal parameters are comparable. */
   params: z.object({
-    shingle: z.number().int().positive(),
-    perms: z.number().int().positive(),
-    seed: z.number().int().nonnegative(),
-    sketch: z.number().int().positive(),
-    lede_tokens: z.number().int().positive(),
-    lede_perms: z.number().int().positive(),
+    shingle: z.int().check(z.positive()),
+    perms: z.int().check(z.positive()),
+    seed: z.int().check(z.nonnegative()),
+    sketch: z.int().check(z.positive()),
+    lede_tokens: z.int().check(z.positive()),
+    lede_perms: z.int().check(z.positive()),
   }),
   /** MinHash signature over the body's distinct shingles (base64 uint32 LE). */
   sig: base64,
   /** MinHash of the shingles of the body's first tokens (the lede), for finding truncated copies. */
   lede: base64,
   /** Tokens in the body. */
-  tokens: z.number().int().nonnegative(),
+  tokens: z.int().check(z.nonnegative()),
   /** Distinct shingles in the body (the set size used to estimate containment). */
-  shingles: z.number().int().nonnegative(),
+  shingles: z.int().check(z.nonnegative()),
   /** Distinct number tokens. */
-  num_count: z.number().int().nonnegative(),
+  num_count: z.int().check(z.nonnegative()),
   /** Bottom-k of distinct entity-token hashes and their total count. */
   ents: base64,
-  ent_count: z.number().int().nonnegative(),
+  ent_count: z.int().check(z.nonnegative()),
   /** Most frequent entity-token hashes, most frequent first. */
   top_ents: base64,
   /** Number facts: bottom-k context hashes and the number in each (aligned arrays). */

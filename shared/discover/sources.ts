@@ -2,7 +2,8 @@
  * The sources file: which publications to crawl and where their feeds and sitemaps are. Validated with
  * zod; every error names the source (index and id) and the field.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+import "../config/zod-messages";
 
 export interface Source {
   id: string;
@@ -36,14 +37,14 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
-const httpUrl = z.string().trim().refine(isHttpUrl, "Invalid URL");
+const httpUrl = z.string().check(z.trim(), z.refine(isHttpUrl, "Invalid URL"));
 
 const SCHEDULE =
   /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
 
-export const sourceSchema = z.preprocess(
+export const sourceSchema = z.pipe(
   // Accept the singular spellings ("feed": "…", "sitemap": [...]) people write by hand.
-  (v) => {
+  z.transform((v: unknown) => {
     if (!v || typeof v !== "object" || Array.isArray(v)) return v;
     const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
     for (const [one, many] of [
@@ -56,38 +57,43 @@ export const sourceSchema = z.preprocess(
       }
     }
     return o;
-  },
+  }),
   z.strictObject({
     id: z
       .string()
-      .regex(
-        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
-        "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+      .check(
+        z.regex(
+          /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+          "must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+        ),
       ),
-    publication: z.string().trim().min(1, "must not be empty"),
+    publication: z.string().check(z.trim(), z.minLength(1, "must not be empty")),
     homepage: httpUrl,
-    feeds: z.array(httpUrl).default([]),
-    sitemaps: z.array(httpUrl).default([]),
-    schedule: z
-      .string()
-      .trim()
-      .regex(SCHEDULE, "must be rate(N unit) or a 6-field cron(…) expression")
-      .optional(),
-    language: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "must be a BCP 47 tag such as en or pt-BR")
-      .optional(),
-    min_delay_ms: z.number().int().min(0).max(600_000).optional(),
-    partners: z
-      .array(
+    feeds: z._default(z.array(httpUrl), []),
+    sitemaps: z._default(z.array(httpUrl), []),
+    schedule: z.optional(
+      z.string().check(z.trim(), z.regex(SCHEDULE, "must be rate(N unit) or a 6-field cron(…) expression")),
+    ),
+    language: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "must be a BCP 47 tag such as en or pt-BR"),
+        ),
+    ),
+    min_delay_ms: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+    partners: z.optional(
+      z.array(
         z
           .string()
-          .trim()
-          .toLowerCase()
-          .regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
-      )
-      .optional(),
+          .check(
+            z.trim(),
+            z.toLowerCase(),
+            z.regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
+          ),
+      ),
+    ),
   }),
 );
 
