@@ -267,11 +267,23 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
-    const failed = await this.transact(
-      [this.summaryPut(summary, null), { Put: { TableName: this.tables.clusters, Item: member } }],
-      `create ${summary.cluster_id}`,
-    );
-    if (failed) throw new DedupConflictError(`cluster ${summary.cluster_id} already exists`);
+    // Member first, then the summary on condition that none exists: two plain writes (2 WRU) where a
+    // transaction costs 4. The pair is still safe to repeat: a retry after a crash between the two
+    // finds no summary and writes both again, and nobody reaches this cluster before its founder has
+    // filed itself in the buckets, which happens after this returns.
+    await this.doc.send(new PutCommand({ TableName: this.tables.clusters, Item: member }));
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tables.clusters,
+          Item: summary,
+          ConditionExpression: "attribute_not_exists(cluster_id)",
+        }),
+      );
+    } catch (err) {
+      if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+      throw new DedupConflictError(`cluster ${summary.cluster_id} already exists`);
+    }
   }
 
   async joinCluster(

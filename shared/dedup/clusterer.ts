@@ -444,9 +444,15 @@ export async function addArticle(
   const touched = new Set(ids);
   const merged: string[] = [];
   for (let round = 0; ; round++) {
-    const roots = [...new Set(await Promise.all(ids.map((id) => resolveCluster(store, id))))].sort();
-    const winner = roots[0]!;
-    if (roots.length === 1) {
+    let roots = [...new Set(await Promise.all(ids.map((id) => resolveCluster(store, id))))].sort();
+    // A first attempt that crashed before founding its cluster left only a pointer to an id that was
+    // never created: nothing to merge there.
+    if (roots.length > 1) {
+      const exists = await Promise.all(roots.map(async (id) => (await store.getCluster(id)) !== null));
+      roots = roots.filter((_, i) => exists[i]);
+    }
+    const winner = roots[0] ?? home;
+    if (roots.length <= 1) {
       // A merge interrupted after retiring its loser left members behind: move them now.
       for (const id of touched) {
         const s = id === winner ? null : await store.getCluster(id);

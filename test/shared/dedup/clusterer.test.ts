@@ -125,6 +125,18 @@ describe("addArticle", () => {
     expect((await store.getArticle("y"))?.cluster_id).toBe(winner);
   });
 
+  it("finishes an article whose first attempt crashed before founding its cluster", async () => {
+    const store = new MemoryDedupStore();
+    const text = article(41, 6);
+    await addArticle(store, doc("a1", text, "2024-03-01T10:00:00Z"), { now });
+    // The first attempt for b1 wrote its pending pointer to c-b1 and died before creating c-b1.
+    const b1 = doc("b1", text, "2024-03-01T11:00:00Z");
+    await store.putArticle({ ...b1, cluster_id: "c-b1", similarity: 1, state: "pending" });
+    expect(await addArticle(store, b1, { now })).toEqual({ cluster_id: "c-a1", merged: [] });
+    expect(await store.getCluster("c-a1")).toMatchObject({ article_count: 2 });
+    expect(await store.getCluster("c-b1")).toBeNull();
+  });
+
   it("never merges short articles, even identical ones", async () => {
     const store = new MemoryDedupStore();
     const text = "Road closed after storm. More soon.";
