@@ -148,9 +148,10 @@ export const topology: Topology = {
     },
     fetch: {
       entry: "lambdas/fetch.ts",
-      // Fetch mostly waits (network, host pacing): 512 MB is $5.8 per million articles cheaper than 1 GB
-      // (bench/cost-model.ts) and still parses a large page in well under a second.
-      memoryMb: 512,
+      // Fetch mostly waits (network, host pacing), and Lambda bills the wait by memory: 256 MB halves
+      // the largest Lambda line against 512 MB (bench/cost-model.ts). A page at the 5 MB cap peaks at
+      // ~90 MB above the process's baseline while it is parsed and signed (out of ~230 MB in a tsx run).
+      memoryMb: 256,
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batch size 1: in a FIFO batch, a retried failure also fails (and counts a receive against)
       // every later message of the same host, which would push healthy pages towards the DLQ.
