@@ -25,6 +25,7 @@ import {
   type DedupStore,
   type IndexedArticle,
 } from "../dedup/clusterer";
+import type { Fingerprint } from "../dedup/fingerprint";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
@@ -55,6 +56,35 @@ function cancellationCodes(err: unknown): string[] | null {
   return (err.CancellationReasons ?? []).map((r) => r.Code ?? "None");
 }
 
+/** Fingerprint arrays (base64 in the JSON form) are stored as binary: a quarter fewer bytes, and the
+ * item stays under 2 KB, i.e. 2 write units per write instead of 3. */
+const BINARY_FIELDS = [
+  "sig",
+  "lede",
+  "ents",
+  "top_ents",
+  "num_ctx",
+  "num_val",
+  "ent_ctx",
+  "ent_val",
+] as const;
+
+function fingerprintToItem(fp: Fingerprint): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...fp };
+  for (const f of BINARY_FIELDS) out[f] = Buffer.from(fp[f], "base64");
+  return out;
+}
+
+function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
+  const out: Record<string, unknown> = { ...item };
+  for (const f of BINARY_FIELDS) {
+    const v = item[f];
+    if (v instanceof Uint8Array)
+      out[f] = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
+  }
+  return out as Fingerprint;
+}
+
 export class DynamoDedupStore implements DedupStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -75,7 +105,7 @@ export class DynamoDedupStore implements DedupStore {
       headline: (item.headline as string | null) ?? null,
       published_at: (item.published_at as string | null) ?? null,
       collected_at: String(item.collected_at),
-      fingerprint: item.fingerprint as IndexedArticle["fingerprint"],
+      fingerprint: fingerprintFromItem(item.fingerprint as Record<string, unknown>),
       cluster_id: String(item.cluster_id),
       similarity: Number(item.similarity ?? 1),
       state: item.dedup_state as IndexedArticle["state"],
@@ -120,7 +150,7 @@ export class DynamoDedupStore implements DedupStore {
       headline: a.headline,
       published_at: a.published_at,
       collected_at: a.collected_at,
-      fingerprint: a.fingerprint,
+      fingerprint: fingerprintToItem(a.fingerprint),
       cluster_id: a.cluster_id,
       similarity: a.similarity,
       dedup_state: a.state,

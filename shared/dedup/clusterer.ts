@@ -444,7 +444,9 @@ export async function addArticle(
   const touched = new Set(ids);
   const merged: string[] = [];
   for (let round = 0; ; round++) {
-    let roots = [...new Set(await Promise.all(ids.map((id) => resolveCluster(store, id))))].sort();
+    let roots = [
+      ...new Set(await Promise.all([...new Set(ids)].map((id) => resolveCluster(store, id)))),
+    ].sort();
     // A first attempt that crashed before founding its cluster left only a pointer to an id that was
     // never created: nothing to merge there.
     if (roots.length > 1) {
