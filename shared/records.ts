@@ -63,7 +63,9 @@ export const articleSchema = z.extend(extractionSchema, {
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  cluster_id: z.nullable(z.string()),
+  /** The article's story. Not stored on the Articles item (dedup never rewrites that item): the
+   * Fingerprints table maps article_id → cluster_id, and merges keep it current. */
+  cluster_id: z.optional(z.nullable(z.string())),
 });
 export type Article = z.infer<typeof articleSchema>;
 
