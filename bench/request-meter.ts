@@ -114,8 +114,8 @@ const zero = () => ({ rru: 0, wru: 0 });
 export class RequestMeter {
   readonly requests: MeteredRequest[] = [];
 
-  /** Adds the meter to a client set; every request it sends is recorded under `label`. */
-  attach(clients: AwsClients, label: string): void {
+  /** Adds the meter to the clients given; every request they send is recorded under `label`. */
+  attach(clients: Partial<AwsClients>, label: string): void {
     const add = (service: MeteredRequest["service"], stack: AwsClients["dynamo"]["middlewareStack"]) =>
       stack.add(
         (next, context) => async (args) => {
@@ -134,9 +134,9 @@ export class RequestMeter {
         { step: "initialize", name: `storytrailRequestMeter-${service}`, override: true },
       );
     // The document client shares the low-level client's middleware stack.
-    add("dynamodb", clients.dynamo.middlewareStack);
-    add("sqs", clients.sqs.middlewareStack as never);
-    add("s3", clients.s3.middlewareStack as never);
+    if (clients.dynamo) add("dynamodb", clients.dynamo.middlewareStack);
+    if (clients.sqs) add("sqs", clients.sqs.middlewareStack as never);
+    if (clients.s3) add("s3", clients.s3.middlewareStack as never);
   }
 
   private record(

@@ -3,7 +3,8 @@ import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-p
 import { Logger } from "@aws-lambda-powertools/logger";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
-import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { makeDynamoClients } from "../shared/aws/dynamo-clients";
+import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { fingerprintSchema } from "../shared/dedup/fingerprint";
 import { addArticleRetrying } from "../shared/dedup/retry-on-conflict";
 import { dedupMessageSchema } from "../shared/records";
@@ -14,8 +15,9 @@ const logger = new Logger({ serviceName: "storytrail-dedup" });
 const CONFLICT_RETRIES = 8;
 
 export function createDedupHandler(env: Env) {
-  const clients = clientsFromEnv(env);
-  const store = new DynamoDedupStore(clients.doc, {
+  const { endpoints, region } = awsTarget(env);
+  const { doc } = makeDynamoClients(endpoints, region);
+  const store = new DynamoDedupStore(doc, {
     fingerprints: resource.table(env, "fingerprints"),
     buckets: resource.table(env, "buckets"),
     clusters: resource.table(env, "clusters"),

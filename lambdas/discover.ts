@@ -1,9 +1,11 @@
 /** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
 import { Logger } from "@aws-lambda-powertools/logger";
+import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
-import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
+import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { type DiscoverRunSummary, runDiscovery } from "../shared/crawl/discover-run";
 import { RobotsCache } from "../shared/discover/robots";
@@ -21,14 +23,15 @@ const logger = new Logger({ serviceName: "storytrail-discover" });
 
 export function createDiscoverHandler(env: Env) {
   const settings = crawlSettings(env);
-  const clients = clientsFromEnv(env);
+  const { endpoints, region } = awsTarget(env);
+  const { doc } = makeDynamoClients(endpoints, region);
   const http = new HttpClient({
     userAgent: settings.STORYTRAIL_USER_AGENT,
     allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
   });
-  const frontier = new FrontierTable(clients.doc, resource.table(env, "frontier"));
-  const sourceState = new SourcesTable(clients.doc, resource.table(env, "sources"));
-  const fetchQueue = new FetchQueueSender(clients.sqs, resource.queueUrl(env, "fetch"));
+  const frontier = new FrontierTable(doc, resource.table(env, "frontier"));
+  const sourceState = new SourcesTable(doc, resource.table(env, "sources"));
+  const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
 
   return async (event: DiscoverEvent): Promise<DiscoverRunSummary> => {
     const sources = parseSources(event.sources);

@@ -3,11 +3,14 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from "@aws-lambd
 import { Logger } from "@aws-lambda-powertools/logger";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
+import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
-import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
+import { makeS3Client } from "../shared/aws/s3-client";
+import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
 import { RobotsCache } from "../shared/discover/robots";
@@ -21,12 +24,13 @@ const ROBOTS_TTL_MS = 15 * 60 * 1000;
 
 export function createFetchHandler(env: Env) {
   const settings = crawlSettings(env);
-  const clients = clientsFromEnv(env);
+  const { endpoints, region } = awsTarget(env);
+  const { doc } = makeDynamoClients(endpoints, region);
   const http = new HttpClient({
     userAgent: settings.STORYTRAIL_USER_AGENT,
     allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
   });
-  const pacer = new HostPaceTable(clients.doc, resource.table(env, "hosts"), {
+  const pacer = new HostPaceTable(doc, resource.table(env, "hosts"), {
     minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS,
   });
   let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
@@ -34,10 +38,10 @@ export function createFetchHandler(env: Env) {
   const deps = {
     http,
     pacer,
-    frontier: new FrontierTable(clients.doc, resource.table(env, "frontier")),
-    articles: new ArticlesTable(clients.doc, resource.table(env, "articles")),
-    rawSamples: new RawSamplesBucket(clients.s3, resource.bucket(env, "raw")),
-    dedupQueue: new DedupQueueSender(clients.sqs, resource.queueUrl(env, "dedup")),
+    frontier: new FrontierTable(doc, resource.table(env, "frontier")),
+    articles: new ArticlesTable(doc, resource.table(env, "articles")),
+    rawSamples: new RawSamplesBucket(makeS3Client(endpoints, region), resource.bucket(env, "raw")),
+    dedupQueue: new DedupQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "dedup")),
     now: () => new Date(),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,

@@ -6,7 +6,8 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { scanQualitySamples } from "../shared/aws/articles-table";
-import { clientsFromEnv, type Env, resource } from "../shared/aws/function-env";
+import { makeDynamoClients } from "../shared/aws/dynamo-clients";
+import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { SourcesTable } from "../shared/aws/sources-table";
 import {
   appendHistory,
@@ -31,9 +32,10 @@ export interface QualityReport {
 }
 
 export function createQualityHandler(env: Env) {
-  const clients = clientsFromEnv(env);
+  const { endpoints, region } = awsTarget(env);
+  const { doc } = makeDynamoClients(endpoints, region);
   const articlesTable = resource.table(env, "articles");
-  const sources = new SourcesTable(clients.doc, resource.table(env, "sources"));
+  const sources = new SourcesTable(doc, resource.table(env, "sources"));
   const metrics = new Metrics({
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "storytrail",
     serviceName: "quality",
@@ -43,11 +45,7 @@ export function createQualityHandler(env: Env) {
     const at = event.at ? new Date(event.at) : new Date();
     const day = at.toISOString().slice(0, 10);
     const samples: QualitySample[] = [];
-    for await (const s of scanQualitySamples(
-      clients.doc,
-      articlesTable,
-      new Date(at.getTime() - 86_400_000),
-    )) {
+    for await (const s of scanQualitySamples(doc, articlesTable, new Date(at.getTime() - 86_400_000))) {
       samples.push(s);
     }
     const today = summarise(samples, day);

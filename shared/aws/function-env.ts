@@ -1,6 +1,6 @@
 /** Reads a function's resource names (set from the topology) and endpoints from its environment. */
 import { type BucketName, envNames, type QueueName, type TableName } from "../config/resource-names";
-import { type AwsClients, endpointsFromEnv, makeClients } from "./clients";
+import { type Endpoints, endpointsFromEnv } from "./client-config";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -16,6 +16,10 @@ export const resource = {
   bucket: (env: Env, b: BucketName) => required(env, envNames.bucket(b)),
 };
 
-export function clientsFromEnv(env: Env): AwsClients {
-  return makeClients(endpointsFromEnv(env), env.AWS_REGION ?? "us-east-1");
+/**
+ * Where the function's clients point; a function makes only the ones it uses
+ * (makeDynamoClients, makeSqsClient, makeS3Client), so it never loads the other SDK clients.
+ */
+export function awsTarget(env: Env): { endpoints: Endpoints; region: string } {
+  return { endpoints: endpointsFromEnv(env), region: env.AWS_REGION ?? "us-east-1" };
 }
