@@ -154,10 +154,12 @@ interface Stats {
 }
 
 function classId(el: Element): string {
-  const c = el.attribs.class;
-  const i = el.attribs.id;
-  if (!c && !i) return "";
-  return `${c ?? ""} ${i ?? ""}`.toLowerCase();
+  const a = el.attribs;
+  const c = a.class;
+  const i = a.id;
+  if (!i) return c ? c.toLowerCase() : "";
+  if (!c) return i.toLowerCase();
+  return `${c} ${i}`.toLowerCase();
 }
 
 function tokens(ci: string): string[] {
@@ -185,9 +187,11 @@ function cached(cache: Map<string, boolean>, ci: string, re: RegExp): boolean {
 
 const strongCache = new Map<string, boolean>();
 
+const STRONG_STEM = /body|content|text/;
+
 function isStrongBody(ci: string): boolean {
   // Every marker names body, content or text: skip the regex for the many class strings without them.
-  if (ci === "" || (!ci.includes("body") && !ci.includes("content") && !ci.includes("text"))) return false;
+  if (ci === "" || !STRONG_STEM.test(ci)) return false;
   const hit = strongCache.get(ci);
   if (hit !== undefined) return hit;
   const v = STRONG_BODY.test(ci);
@@ -213,29 +217,37 @@ function isHidden(el: Element): boolean {
   return false;
 }
 
-function textLength(data: string): number {
+/** Text length (whitespace runs count as one character) and commas of a text node, in one pass. */
+let scannedCommas = 0;
+function scanText(data: string): number {
   let n = 0;
+  let commas = 0;
   let space = true;
   for (let i = 0; i < data.length; i++) {
     const c = data.charCodeAt(i);
-    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12;
-    if (ws) {
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12) {
       if (!space) n++;
       space = true;
     } else {
       n++;
       space = false;
+      if (c === 44 || c === 0xff0c || c === 0x060c || c === 0x3001) commas++;
     }
   }
+  scannedCommas = commas;
   return n;
 }
 
-function countCommas(data: string): number {
+/** Own text length of an element (commas left in scannedCommas): for elements the survey did not record. */
+function ownTextOf(el: Element): number {
   let n = 0;
-  for (let i = 0; i < data.length; i++) {
-    const c = data.charCodeAt(i);
-    if (c === 44 || c === 0xff0c || c === 0x060c || c === 0x3001) n++;
+  let commas = 0;
+  for (const child of el.children) {
+    if (child.type !== "text") continue;
+    n += scanText((child as unknown as { data: string }).data);
+    commas += scannedCommas;
   }
+  scannedCommas = commas;
   return n;
 }
 
@@ -252,11 +264,27 @@ export interface BodyResult {
   container: Element | null;
 }
 
+/** What the survey learns of an element once, so later passes read no attribute or text twice. */
+class Surveyed {
+  constructor(
+    /** Lower-cased "class id". */
+    readonly ci: string,
+    /** Paragraph text below, before any removal. */
+    readonly rawPara: number,
+    /** A strong body marker on it or below. */
+    readonly strong: boolean,
+    /** Text length and commas of its own text children. */
+    readonly ownText: number,
+    readonly ownCommas: number,
+  ) {}
+}
+
+const NOT_SURVEYED = new Surveyed("", 0, false, 0, 0);
+
 class BodyExtractor {
   private readonly stats = new Map<Element, Stats>();
   private readonly dropped = new Set<Element>();
-  private rawPara = new Map<Element, number>();
-  private strongInside = new Set<Element>();
+  private readonly surveyed = new Map<Element, Surveyed>();
   private totalPara = 0;
 
   constructor(
@@ -278,11 +306,13 @@ class BodyExtractor {
     let para = 0;
     let strong = false;
     let own = 0;
+    let commas = 0;
     let text = 0;
     if ("children" in node) {
       for (const child of node.children) {
         if (child.type === "text") {
-          own += textLength((child as unknown as { data: string }).data);
+          own += scanText((child as unknown as { data: string }).data);
+          commas += scannedCommas;
           continue;
         }
         if (child.type !== "tag") continue;
@@ -291,10 +321,8 @@ class BodyExtractor {
         text += t;
         const p = el.name === "p" ? Math.max(this.surveyPara, t) : this.surveyPara;
         const ci = classId(el);
-        if (ci !== "") this.classIds.set(el, ci);
         const s = this.surveyStrong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
-        if (s) this.strongInside.add(el);
-        if (p > 0) this.rawPara.set(el, p);
+        this.surveyed.set(el, new Surveyed(ci, p, s, this.surveyOwn, this.surveyCommas));
         para += p;
         strong ||= s;
       }
@@ -304,14 +332,21 @@ class BodyExtractor {
     if (own >= 80 && isElement(node) && node.name !== "a" && node.name !== "p") para += own;
     this.surveyPara = para;
     this.surveyStrong = strong;
+    this.surveyOwn = own;
+    this.surveyCommas = commas;
     return text;
   }
 
-  /** Lower-cased "class id" of an element, computed once per page. */
-  private readonly classIds = new Map<Element, string>();
+  private surveyOwn = 0;
+  private surveyCommas = 0;
 
+  private info(el: Element): Surveyed {
+    return this.surveyed.get(el) ?? NOT_SURVEYED;
+  }
+
+  /** Lower-cased "class id" of an element, computed once per page. */
   private ci(el: Element): string {
-    return this.classIds.get(el) ?? classId(el);
+    return this.surveyed.get(el)?.ci ?? classId(el);
   }
 
   private shouldDrop(el: Element): boolean {
@@ -322,24 +357,25 @@ class BodyExtractor {
       if (name === "figure" || name === "aside") return !this.holdsMostText(el);
       return true;
     }
-    if (isHidden(el)) return !this.strongInside.has(el);
+    const info = this.info(el);
+    if (isHidden(el)) return !info.strong;
     if (name === "html" || name === "body" || name === "main" || name === "article") return false;
-    if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !this.strongInside.has(el);
+    if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !info.strong;
     if (el.attribs.role === "navigation" || el.attribs.role === "complementary")
       return !this.holdsMostText(el);
     if (el.attribs.itemprop === "articleBody") return false;
-    const ci = this.ci(el);
+    const ci = info.ci;
     if (ci && !this.lenient && isNegative(ci)) {
-      if (this.strongInside.has(el)) return false;
+      if (info.strong) return false;
       if (isPositive(ci) && this.holdsMostText(el)) return false;
-      if (this.holdsMostText(el) && (this.rawPara.get(el) ?? 0) > 0.8 * this.totalPara) return false;
+      if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
       return true;
     }
     return false;
   }
 
   private holdsMostText(el: Element): boolean {
-    return this.totalPara > 200 && (this.rawPara.get(el) ?? 0) > 0.5 * this.totalPara;
+    return this.totalPara > 200 && this.info(el).rawPara > 0.5 * this.totalPara;
   }
 
   /** Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors. */
@@ -359,15 +395,11 @@ class BodyExtractor {
     };
     this.stats.set(el, st);
     const isLink = el.name === "a";
-    let ownText = 0;
-    let ownCommas = 0;
+    const info = this.surveyed.get(el);
+    const ownText = info ? info.ownText : ownTextOf(el);
+    const ownCommas = info ? info.ownCommas : scannedCommas;
     for (const child of el.children) {
-      if (child.type === "text") {
-        const t = (child as unknown as { data: string }).data;
-        const n = textLength(t);
-        ownText += n;
-        ownCommas += countCommas(t);
-      } else if (isElement(child)) {
+      if (isElement(child)) {
         const cn = child.name;
         if (cn === "img" || cn === "picture") st.img++;
         else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
@@ -695,6 +727,7 @@ class BodyExtractor {
     const paras: string[] = [];
     let buf = "";
     const flush = (): void => {
+      if (buf === "") return;
       const t = cleanInline(buf);
       buf = "";
       if (!t) return;

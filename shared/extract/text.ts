@@ -60,7 +60,18 @@ export function decodeEntities(s: string): string {
 
 /** One line: entities decoded, invisible characters dropped, whitespace runs collapsed, trimmed. */
 export function cleanInline(s: string): string {
-  return decodeEntities(s).replace(INVISIBLE, "").replace(SPACES, " ").trim();
+  if (isBlank(s)) return "";
+  const d = decodeEntities(s);
+  return (d.includes("\ufeff") ? d.replace(INVISIBLE, "") : d).replace(SPACES, " ").trim();
+}
+
+/** Only whitespace (the text between block tags usually is): a char loop, cheaper than three regex passes. */
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 160) return false;
+  }
+  return true;
 }
 
 /** Multi-paragraph text: each paragraph cleaned, paragraphs separated by one blank line. */
