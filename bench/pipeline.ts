@@ -100,8 +100,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const web = await startNewsWeb({ outlets: opts.outlets, articlesPerOutlet: opts.articlesPerOutlet });
   const meter = opts.meter ? new RequestMeter() : null;
   let label = "runtime";
-  const unobserve = meter ? observeClients((c) => meter.attach(c, label)) : () => {};
   const t = timer(Boolean(opts.meter));
+  // A client a handler makes mid-invocation (fetch's S3 client, on the first sample) is its too.
+  const unobserve = meter ? observeClients((c) => meter.attach(c, t.current() ?? label)) : () => {};
   // Handler logs (JSON lines on stdout, as in Lambda) are counted per function, not printed.
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array) => {

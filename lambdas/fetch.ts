@@ -9,7 +9,7 @@ import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
-import { makeS3Client } from "../shared/aws/s3-client";
+import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
@@ -40,7 +40,8 @@ export function createFetchHandler(env: Env) {
     pacer,
     frontier: new FrontierTable(doc, resource.table(env, "frontier")),
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
-    rawSamples: new RawSamplesBucket(makeS3Client(endpoints, region), resource.bucket(env, "raw")),
+    // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
+    rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),
     dedupQueue: new DedupQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "dedup")),
     now: () => new Date(),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,

@@ -36,6 +36,11 @@ export function serviceConfig(endpoint: string | undefined, region: string) {
   return endpoint ? { endpoint, region, credentials: LOCAL_CREDENTIALS } : { region };
 }
 
+/** Emulators serve buckets by path, not by host name. */
+export function s3Config(endpoints: Endpoints, region: string) {
+  return { ...serviceConfig(endpoints.s3, region), forcePathStyle: Boolean(endpoints.s3) };
+}
+
 const observers = new Set<(c: Partial<AwsClients>) => void>();
 
 /**

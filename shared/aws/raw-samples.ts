@@ -1,8 +1,14 @@
 /** Raw HTML samples in S3, gzip-compressed, so extraction can be re-run when templates change. */
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
-import { GetObjectCommand, PutObjectCommand, paginateListObjectsV2, type S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { RawSample, RawSampleStore } from "../crawl/ports";
+
+/**
+ * The S3 SDK loads on first use: the fetch function samples a fraction of its pages, so most of its
+ * cold starts never need it (see lambdas/fetch.ts).
+ */
+const s3Sdk = () => import("@aws-sdk/client-s3");
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -10,10 +16,23 @@ const gunzipAsync = promisify(gunzip);
 export const RAW_PREFIX = "raw/";
 
 export class RawSamplesBucket implements RawSampleStore {
+  private client: Promise<S3Client> | undefined;
+
+  /** `s3`: a client, or what makes one when the first sample is written or read. */
   constructor(
-    private readonly s3: S3Client,
+    private readonly s3: S3Client | (() => Promise<S3Client>),
     private readonly bucket: string,
   ) {}
+
+  private s3Client(): Promise<S3Client> {
+    const s3 = this.s3;
+    this.client ??= typeof s3 === "function" ? s3() : Promise.resolve(s3);
+    // A failed load is tried again next time, not remembered.
+    return this.client.catch((err: unknown) => {
+      this.client = undefined;
+      throw err;
+    });
+  }
 
   async put(s: {
     article_id: string;
@@ -23,7 +42,8 @@ export class RawSamplesBucket implements RawSampleStore {
     content_type: string;
   }): Promise<string> {
     const key = `${RAW_PREFIX}${s.article_id}.html.gz`;
-    await this.s3.send(
+    const [{ PutObjectCommand }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
+    await s3.send(
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
@@ -37,7 +57,8 @@ export class RawSamplesBucket implements RawSampleStore {
   }
 
   async get(key: string): Promise<RawSample> {
-    const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const [{ GetObjectCommand }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
+    const out = await s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     const bytes = await out.Body?.transformToByteArray();
     if (!bytes) throw new Error(`raw sample ${key} has no body`);
     const html = (await gunzipAsync(bytes)).toString("utf8");
@@ -50,10 +71,8 @@ export class RawSamplesBucket implements RawSampleStore {
   }
 
   async *keys(prefix = RAW_PREFIX): AsyncGenerator<string> {
-    for await (const page of paginateListObjectsV2(
-      { client: this.s3 },
-      { Bucket: this.bucket, Prefix: prefix },
-    )) {
+    const [{ paginateListObjectsV2 }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
+    for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: this.bucket, Prefix: prefix })) {
       for (const o of page.Contents ?? []) if (o.Key) yield o.Key;
     }
   }

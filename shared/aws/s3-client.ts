@@ -1,9 +1,13 @@
-/** The S3 client (fetch keeps raw samples). */
-import { S3Client } from "@aws-sdk/client-s3";
-import { announceClients, defaultRegion, type Endpoints, serviceConfig } from "./client-config";
+/**
+ * The S3 client, loaded when first needed: fetch keeps raw samples of a fraction of its pages, so
+ * most of its cold starts never load the S3 SDK.
+ */
+import type { S3Client } from "@aws-sdk/client-s3";
+import { announceClients, defaultRegion, type Endpoints, s3Config } from "./client-config";
 
-export function makeS3Client(endpoints: Endpoints = {}, region = defaultRegion()): S3Client {
-  const s3 = new S3Client({ ...serviceConfig(endpoints.s3, region), forcePathStyle: Boolean(endpoints.s3) });
+export async function loadS3Client(endpoints: Endpoints = {}, region = defaultRegion()): Promise<S3Client> {
+  const sdk = await import("@aws-sdk/client-s3");
+  const s3 = new sdk.S3Client(s3Config(endpoints, region));
   announceClients({ s3 });
   return s3;
 }
