@@ -264,8 +264,25 @@ export interface BodyResult {
   container: Element | null;
 }
 
-/** What the survey learns of an element once, so later passes read no attribute or text twice. */
-class Surveyed {
+/**
+ * One record per element: what the survey learns once (so later passes read no attribute or text twice),
+ * then the stats measure() fills in for the elements that survive. One object and one Map for both.
+ */
+class Surveyed implements Stats {
+  text = 0;
+  link = 0;
+  para = 0;
+  commas = 0;
+  score = 0;
+  initialised = false;
+  p = 0;
+  img = 0;
+  li = 0;
+  input = 0;
+  embed = 0;
+  /** Set once measure() has filled the stats. */
+  measured = false;
+
   constructor(
     /** Lower-cased "class id". */
     readonly ci: string,
@@ -282,7 +299,8 @@ class Surveyed {
 const NOT_SURVEYED = new Surveyed("", 0, false, 0, 0);
 
 class BodyExtractor {
-  private readonly stats = new Map<Element, Stats>();
+  /** Elements measure() visited, in visiting order. */
+  private readonly measuredOrder: Element[] = [];
   private readonly dropped = new Set<Element>();
   private readonly surveyed = new Map<Element, Surveyed>();
   private totalPara = 0;
@@ -340,6 +358,12 @@ class BodyExtractor {
   private surveyOwn = 0;
   private surveyCommas = 0;
 
+  /** The measured stats of an element, undefined when measure() did not reach it (dropped or outside). */
+  private stats(el: Element): Stats | undefined {
+    const s = this.surveyed.get(el);
+    return s?.measured ? s : undefined;
+  }
+
   private info(el: Element): Surveyed {
     return this.surveyed.get(el) ?? NOT_SURVEYED;
   }
@@ -380,24 +404,17 @@ class BodyExtractor {
 
   /** Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors. */
   private measure(el: Element, ancestors: Element[]): Stats {
-    const st: Stats = {
-      text: 0,
-      link: 0,
-      para: 0,
-      commas: 0,
-      score: 0,
-      initialised: false,
-      p: 0,
-      img: 0,
-      li: 0,
-      input: 0,
-      embed: 0,
-    };
-    this.stats.set(el, st);
+    let st = this.surveyed.get(el);
+    if (!st) {
+      const own = ownTextOf(el);
+      st = new Surveyed(classId(el), 0, false, own, scannedCommas);
+      this.surveyed.set(el, st);
+    }
+    st.measured = true;
+    this.measuredOrder.push(el);
     const isLink = el.name === "a";
-    const info = this.surveyed.get(el);
-    const ownText = info ? info.ownText : ownTextOf(el);
-    const ownCommas = info ? info.ownCommas : scannedCommas;
+    const ownText = st.ownText;
+    const ownCommas = st.ownCommas;
     for (const child of el.children) {
       if (isElement(child)) {
         const cn = child.name;
@@ -451,7 +468,7 @@ class BodyExtractor {
         const n = ancestors.length;
         for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
           const anc = ancestors[n - 1 - level]!;
-          const as = this.stats.get(anc)!;
+          const as = this.stats(anc)!;
           if (!as.initialised) this.initialise(anc, as);
           as.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
         }
@@ -511,7 +528,7 @@ class BodyExtractor {
   }
 
   private finalScore(el: Element): number {
-    const st = this.stats.get(el);
+    const st = this.stats(el);
     if (!st?.initialised) return 0;
     return st.score * (1 - this.linkDensity(st));
   }
@@ -525,8 +542,8 @@ class BodyExtractor {
     let best: Element | null = null;
     let bestScore = 0;
     const candidates: [Element, number][] = [];
-    for (const [el, st] of this.stats) {
-      if (!st.initialised) continue;
+    for (const el of this.measuredOrder) {
+      if (!this.stats(el)?.initialised) continue;
       const f = this.finalScore(el);
       candidates.push([el, f]);
       if (f > bestScore) {
@@ -636,13 +653,13 @@ class BodyExtractor {
    * up while an ancestor holds much more paragraph text at a low link density.
    */
   private widen(best: Element): Element {
-    const base = this.stats.get(best);
+    const base = this.stats(best);
     if (!base) return best;
     let cur = best;
     for (let level = 0; level < 3; level++) {
       const p = cur.parent as Element | null;
       if (p?.type !== "tag" || p.name === "body" || p.name === "html") break;
-      const ps = this.stats.get(p);
+      const ps = this.stats(p);
       if (!ps) break;
       if (ps.para >= WIDEN_GAIN * Math.max(base.para, 1) && this.linkDensity(ps) < WIDEN_MAX_LINK_DENSITY) {
         return p;
@@ -672,7 +689,7 @@ class BodyExtractor {
       for (const c of node.children) {
         if (!isElement(c) || this.dropped.has(c) || c.type !== "tag") continue;
         if (c.name === best.name && c.attribs.class === cls) {
-          const st = this.stats.get(c);
+          const st = this.stats(c);
           if (st && st.text > 0) out.push(c);
           continue;
         }
@@ -696,7 +713,7 @@ class BodyExtractor {
         out.push(sib);
         continue;
       }
-      const st = this.stats.get(sib);
+      const st = this.stats(sib);
       if (!st) continue;
       let bonus = 0;
       if (bestClass && sib.attribs.class === bestClass) bonus += bestScore * 0.2;
@@ -723,7 +740,7 @@ class BodyExtractor {
 
   private render(parts: Element[]): string {
     this.parts = new Set(parts);
-    this.partsPara = parts.reduce((n, p) => n + (this.stats.get(p)?.para ?? 0), 0);
+    this.partsPara = parts.reduce((n, p) => n + (this.stats(p)?.para ?? 0), 0);
     const paras: string[] = [];
     let buf = "";
     const flush = (): void => {
@@ -806,7 +823,7 @@ class BodyExtractor {
   }
 
   private skipBlock(el: Element, headline: string | null): boolean {
-    const st = this.stats.get(el);
+    const st = this.stats(el);
     if (!st) return false;
     const name = el.name;
     if (HEADINGS.has(name) && headline && this.isAnyHeadline(normaliseForCompare(rawTextOf(el)), headline))
