@@ -3,6 +3,7 @@
  * minified, platform node, target node24, main fields module/main, the createRequire banner,
  * @aws-sdk/* external), then its size and its cold-start init: importing it in a fresh Node process,
  * median of 5. The SDK is external as in Lambda (the runtime provides it) and its import is timed too.
+ * The CPU time of the import is recorded beside the wall time: on a shared machine it moves less.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
@@ -18,6 +19,10 @@ export interface BundleRow {
   bytes: number;
   initMsMedian: number;
   initMsAll: number[];
+  /** CPU time (user + system) of the same imports: less sensitive to other load than wall time. */
+  initCpuMsMedian: number;
+  /** The @aws-sdk packages the bundle imports at load (others load on first use, if ever). */
+  sdk: string[];
   /** Largest packages in the bundle (minified bytes), to see what to trim. */
   top: { pkg: string; bytes: number }[];
 }
@@ -27,8 +32,12 @@ function packageOf(file: string): string {
   return m ? m[1]! : file.split("/").slice(0, 2).join("/");
 }
 
-function initMs(file: string): number {
-  const script = `const t=performance.now();await import(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t));`;
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+}
+
+function initMs(file: string): { wall: number; cpu: number } {
+  const script = `const t=performance.now(),c=process.cpuUsage();await import(${JSON.stringify(file)});const u=process.cpuUsage(c);process.stdout.write(JSON.stringify({wall:performance.now()-t,cpu:(u.user+u.system)/1000}));`;
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
     cwd: ROOT,
     env: {
@@ -38,7 +47,7 @@ function initMs(file: string): number {
     },
     encoding: "utf8",
   });
-  return Number(out);
+  return JSON.parse(out.slice(out.lastIndexOf("{"))) as { wall: number; cpu: number };
 }
 
 export async function benchBundles(runs = 5): Promise<BundleRow[]> {
@@ -67,6 +76,12 @@ export async function benchBundles(runs = 5): Promise<BundleRow[]> {
       logLevel: "error",
     });
     const byPkg = new Map<string, number>();
+    const sdk = new Set<string>();
+    for (const input of Object.values(result.metafile.inputs)) {
+      for (const i of input.imports) {
+        if (i.external && i.kind === "import-statement" && i.path.startsWith("@aws-sdk/")) sdk.add(i.path);
+      }
+    }
     for (const out of Object.values(result.metafile.outputs)) {
       for (const [input, v] of Object.entries(out.inputs)) {
         byPkg.set(packageOf(input), (byPkg.get(packageOf(input)) ?? 0) + v.bytesInOutput);
@@ -76,8 +91,10 @@ export async function benchBundles(runs = 5): Promise<BundleRow[]> {
     rows.push({
       fn,
       bytes: statSync(outfile).size,
-      initMsMedian: [...times].sort((a, b) => a - b)[times.length >> 1]!,
-      initMsAll: times,
+      initMsMedian: median(times.map((t) => t.wall)),
+      initMsAll: times.map((t) => t.wall),
+      initCpuMsMedian: median(times.map((t) => t.cpu)),
+      sdk: [...sdk].sort(),
       top: [...byPkg]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 4)
