@@ -228,28 +228,38 @@ function decoderFor(encoding: string): NodeJS.ReadWriteStream | Transform | null
 }
 
 /**
- * Drops a response body. A short one (a redirect's, an error page's) is drained so that its kept-alive
- * socket can serve the next request; past DRAIN_BYTES the socket goes with it, so a hostile body is
- * never read. The abort error that follows must not go unhandled. Settles once the socket is back in
- * the pool or gone (the body's idle timeout and the fetch deadline still apply while draining).
+ * Closes a response; a body not read to the end takes its socket with it. The abort error that
+ * follows must not go unhandled.
+ */
+function drop(body: http.IncomingMessage): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
+/**
+ * Drops a response body nobody will read. A short one (a redirect's, an error page's) is drained so
+ * that its kept-alive socket can serve the next request; past DRAIN_BYTES or DRAIN_MS the socket
+ * goes with it, so a hostile body is never read. Settles once the socket is back in the pool or gone.
  */
 function discard(body: http.IncomingMessage): Promise<void> {
-  body.on("error", () => {});
-  if (body.readableEnded || Number(body.headers["content-length"]) > DRAIN_BYTES) {
-    body.destroy();
+  if (body.destroyed || body.readableEnded || Number(body.headers["content-length"]) > DRAIN_BYTES) {
+    drop(body);
     return Promise.resolve();
   }
+  body.on("error", () => {});
   let seen = 0;
-  const slow = setTimeout(() => body.destroy(), DRAIN_MS);
+  const slow = setTimeout(() => body.destroy(), DRAIN_MS).unref();
   return new Promise((resolve) => {
     body
-      .once("close", () => clearTimeout(slow))
       .on("data", (chunk: Buffer) => {
         seen += chunk.length;
         if (seen > DRAIN_BYTES) body.destroy();
       })
       .once("end", resolve)
-      .once("close", resolve);
+      .once("close", () => {
+        clearTimeout(slow);
+        resolve();
+      });
   });
 }
 
@@ -601,7 +611,7 @@ export class HttpClient {
     for (const enc of encodings) {
       const d = decoderFor(enc);
       if (d === "unsupported") {
-        discard(body);
+        drop(body);
         return `unsupported Content-Encoding ${contentEncoding}`;
       }
       if (d) decoders.push(d);
@@ -642,7 +652,7 @@ export class HttpClient {
     } catch (err) {
       if (!(err instanceof EnoughError)) throw err;
     } finally {
-      discard(body);
+      drop(body);
     }
     return { bytes: Buffer.concat(chunks, total), truncated };
   }
