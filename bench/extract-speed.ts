@@ -1,12 +1,14 @@
 /**
  * Extraction speed over the AEB developer pages held in memory, one core, in the same run:
  * storytrail's extractArticle, Readability.js on linkedom, the seed's rules (bench/seed-extractor.ts)
- * and cheerio's parse5 `load` alone (the floor for any cheerio-based extractor). Ratios: vs storytrail.
+ * and cheerio's parse alone, parse5 (`load`) and htmlparser2 (`cheerio/slim`, the parser storytrail uses: its
+ * floor). Ratios: vs storytrail.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
 import { load } from "cheerio";
+import { load as loadSlim } from "cheerio/slim";
 import { parseHTML } from "linkedom";
 import { EVAL_DIR, EVAL_NOW, readPage } from "../scripts/eval-sets";
 import { extractArticle } from "../shared/extract/article";
@@ -39,6 +41,8 @@ export function benchExtraction(rounds: number): ExtractSpeed {
       },
       { name: "seed rules (cheerio parse5)", round: pass((p) => seedExtract(p.html)) },
       { name: "cheerio load only (parse5)", round: pass((p) => load(p.html)) },
+      // The parser storytrail uses: the floor for its own rate.
+      { name: "cheerio/slim load only (htmlparser2)", round: pass((p) => loadSlim(p.html)) },
     ],
     rounds,
   );
