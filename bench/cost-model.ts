@@ -89,6 +89,8 @@ export interface Settings {
   readonly logLevel: "INFO" | "WARN";
   /** Months the stored bytes are kept (storage is billed per month). */
   readonly storageMonths: number;
+  /** Months a Buckets entry lives before its TTL removes it (STORYTRAIL_LSH_RETENTION_DAYS). */
+  readonly lshRetentionMonths: number;
 }
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
@@ -171,13 +173,15 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     unit: "requests",
     usd: obs.sqs.standardRequests * M * prices.sqsStandardPerRequest,
   });
-  let stored = 0;
+  let storedMonths = 0;
   for (const [table, t] of Object.entries(obs.tables)) {
-    // Buckets items and their queries scale with the number of bands.
-    const scale = table === "buckets" ? s.lshBandsTotal / obs.lshBandsTotal : 1;
+    // Buckets items and their queries scale with the number of bands; their entries expire.
+    const buckets = table === "buckets";
+    const scale = buckets ? s.lshBandsTotal / obs.lshBandsTotal : 1;
     const wru = t.wru * scale * M;
     const rru = t.rru * scale * M;
-    stored += t.storedBytes * scale;
+    storedMonths +=
+      t.storedBytes * scale * (buckets ? Math.min(s.storageMonths, s.lshRetentionMonths) : s.storageMonths);
     lines.push({
       service: "DynamoDB",
       item: `${table} writes`,
@@ -193,13 +197,13 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
       usd: rru * prices.dynamoPerRru,
     });
   }
-  const storedGb = (stored * M) / GB;
+  const gbMonths = (storedMonths * M) / GB;
   lines.push({
     service: "DynamoDB",
     item: `storage (${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"})`,
-    quantity: storedGb * s.storageMonths,
+    quantity: gbMonths,
     unit: "GB-month",
-    usd: storedGb * s.storageMonths * prices.dynamoStoragePerGbMonth,
+    usd: gbMonths * prices.dynamoStoragePerGbMonth,
   });
   const sampleScale = obs.rawSampleRate > 0 ? s.rawSampleRate / obs.rawSampleRate : 0;
   const puts = obs.s3.puts * sampleScale * M;

@@ -153,6 +153,7 @@ if (want("pipeline") || want("cost")) {
         lshBandsTotal: obs.lshBandsTotal,
         logLevel: "INFO" as const,
         storageMonths: 1,
+        lshRetentionMonths: 3,
       };
       const lines = costBreakdown(obs, defaults);
       const total = totalUsd(lines);
@@ -162,13 +163,17 @@ if (want("pipeline") || want("cost")) {
         { label: "fetch memory 512 MB", change: { memoryMb: { fetch: 512 } } },
         { label: "fetch memory 1769 MB", change: { memoryMb: { fetch: 1769 } } },
         { label: "dedup memory 1024 MB", change: { memoryMb: { dedup: 1024 } } },
-        { label: "LSH 16 + 8 lede bands", change: { lshBandsTotal: 24 } },
-        { label: "LSH 32 bands, no lede bands", change: { lshBandsTotal: 32 } },
+        { label: "LSH 32 + 8 lede bands (the layout before)", change: { lshBandsTotal: 40 } },
+        { label: "LSH 12 + 4 lede bands", change: { lshBandsTotal: 16 } },
+        {
+          label: "LSH entries kept 12 months, storage 12 months",
+          change: { storageMonths: 12, lshRetentionMonths: 12 },
+        },
         { label: "raw samples 100 %", change: { rawSampleRate: 1 } },
         { label: "raw samples 0 %", change: { rawSampleRate: 0 } },
         { label: "log level WARN", change: { logLevel: "WARN" } },
         { label: "page latency 800 ms", change: { pageLatencyMs: 800 } },
-        { label: "storage kept 12 months", change: { storageMonths: 12 } },
+        { label: "storage kept 12 months (LSH entries 3)", change: { storageMonths: 12 } },
       ]);
       const durations = Object.fromEntries(
         Object.keys(obs.functions).map((fn) => [fn, invocationMs(fn, obs, defaults)]),

@@ -104,7 +104,9 @@ export const topology: Topology = {
     buckets: {
       partitionKey: { name: "band_hash", type: "S" },
       sortKey: { name: "article_id", type: "S" },
-      description: "LSH buckets: one item per band per article, keyed by band hash.",
+      // Entries expire (STORYTRAIL_LSH_RETENTION_DAYS, default 90): the index's storage stays bounded.
+      timeToLiveAttribute: "expires_at",
+      description: "LSH buckets: one item per band per article, keyed by band hash; entries expire.",
     },
     clusters: {
       partitionKey: { name: "cluster_id", type: "S" },

@@ -5,6 +5,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { crawlSettings } from "../shared/config/crawl-settings";
 import { fingerprintSchema } from "../shared/dedup/fingerprint";
 import { addArticleRetrying } from "../shared/dedup/retry-on-conflict";
 import { dedupMessageSchema } from "../shared/records";
@@ -17,11 +18,15 @@ const CONFLICT_RETRIES = 8;
 export function createDedupHandler(env: Env) {
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
-  const store = new DynamoDedupStore(doc, {
-    fingerprints: resource.table(env, "fingerprints"),
-    buckets: resource.table(env, "buckets"),
-    clusters: resource.table(env, "clusters"),
-  });
+  const store = new DynamoDedupStore(
+    doc,
+    {
+      fingerprints: resource.table(env, "fingerprints"),
+      buckets: resource.table(env, "buckets"),
+      clusters: resource.table(env, "clusters"),
+    },
+    { bucketRetentionDays: crawlSettings(env).STORYTRAIL_LSH_RETENTION_DAYS },
+  );
 
   const recordHandler = async (record: SQSRecord) => {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));

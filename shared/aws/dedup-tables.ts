@@ -36,6 +36,15 @@ export interface DedupTableNames {
   readonly clusters: string;
 }
 
+export interface DedupTableOptions {
+  /** Days a bucket entry is kept (DynamoDB TTL): copies found later than this found their own story. */
+  readonly bucketRetentionDays?: number;
+  readonly nowMs?: () => number;
+}
+
+/** News is syndicated within days; older entries only cost storage (they still expire, not vanish at once). */
+export const DEFAULT_BUCKET_RETENTION_DAYS = 90;
+
 const SUMMARY = "summary";
 const memberKey = (article_id: string) => `member#${article_id}`;
 const outletKey = (publication: string) => `outlet#${publication}`;
@@ -86,11 +95,18 @@ function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
 }
 
 export class DynamoDedupStore implements DedupStore {
+  private readonly layout = { bands: matchParams.bands, rows: matchParams.rows, paramsKey: PARAMS_KEY };
+  private readonly retentionSeconds: number;
+  private readonly nowMs: () => number;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tables: DedupTableNames,
-    private readonly layout = { bands: matchParams.bands, rows: matchParams.rows, paramsKey: PARAMS_KEY },
-  ) {}
+    options: DedupTableOptions = {},
+  ) {
+    this.retentionSeconds = (options.bucketRetentionDays ?? DEFAULT_BUCKET_RETENTION_DAYS) * 86_400;
+    this.nowMs = options.nowMs ?? Date.now;
+  }
 
   private bandKey(key: number): string {
     return bandKeyString(key, this.layout.bands, this.layout.rows, this.layout.paramsKey);
@@ -202,8 +218,9 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {
+    const expires_at = Math.floor(this.nowMs() / 1000) + this.retentionSeconds;
     const puts = [...new Set(keys)].map((k) => ({
-      PutRequest: { Item: { band_hash: this.bandKey(k), article_id } },
+      PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at } },
     }));
     await this.batchWrite(this.tables.buckets, puts);
   }

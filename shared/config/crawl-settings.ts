@@ -16,6 +16,8 @@ export const crawlSettingsSchema = z.object({
   STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: flag,
   STORYTRAIL_RAW_SAMPLE_RATE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
   STORYTRAIL_MIN_HOST_DELAY_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 1000),
+  /** Days an article stays findable in the LSH buckets (dedup λ). */
+  STORYTRAIL_LSH_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 90),
   STORYTRAIL_CANONICAL_PARTNERS: z.pipe(
     z._default(z.string(), ""),
     z.transform((s) =>

@@ -78,6 +78,7 @@ const settings: Settings = {
   lshBandsTotal: 40,
   logLevel: "INFO",
   storageMonths: 1,
+  lshRetentionMonths: 3,
 };
 
 describe("cost per million articles", () => {
@@ -114,5 +115,15 @@ describe("cost per million articles", () => {
     const raw = alts.find((a) => a.label === "no raw samples")!;
     expect(raw.deltaUsd).toBeLessThan(0);
     expect(Math.abs(alts[0]!.deltaUsd)).toBeGreaterThanOrEqual(Math.abs(alts[1]!.deltaUsd));
+  });
+
+  it("stores bucket entries only for their retention period", () => {
+    const storage = (months: number) =>
+      costBreakdown(observed, { ...settings, storageMonths: months }).find((l) =>
+        l.item.startsWith("storage"),
+      )!.quantity;
+    // Articles' 6,000 bytes accrue every month; the buckets' 4,000 only for the first 3.
+    expect(storage(1)).toBeCloseTo((10_000 * 1e6) / 2 ** 30);
+    expect(storage(12)).toBeCloseTo(((12 * 6_000 + 3 * 4_000) * 1e6) / 2 ** 30);
   });
 });

@@ -3,12 +3,19 @@
  * once, the clusters equal the serial (in-memory) result, counts add up, and redelivery changes
  * nothing.
  */
+
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import { DynamoDedupStore } from "../../../shared/aws/dedup-tables";
-import { addArticle, type DedupArticle, type DedupStore } from "../../../shared/dedup/clusterer";
+import { type DedupTableOptions, DynamoDedupStore } from "../../../shared/aws/dedup-tables";
+import {
+  addArticle,
+  articleBandKeys,
+  type DedupArticle,
+  type DedupStore,
+} from "../../../shared/dedup/clusterer";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
@@ -43,14 +50,18 @@ async function serialPartition(): Promise<string[]> {
   return partition(new Map([...store.assignments()].map((x) => [x.article_id, x.cluster_id])));
 }
 
-async function freshStore() {
+async function freshStore(options: DedupTableOptions = {}) {
   const clients = makeClients(inject("endpoints"));
   const res = await createLocalResources(clients, uniquePrefix("dedup"));
-  const store = new DynamoDedupStore(clients.doc, {
-    fingerprints: res.tables.fingerprints,
-    buckets: res.tables.buckets,
-    clusters: res.tables.clusters,
-  });
+  const store = new DynamoDedupStore(
+    clients.doc,
+    {
+      fingerprints: res.tables.fingerprints,
+      buckets: res.tables.buckets,
+      clusters: res.tables.clusters,
+    },
+    options,
+  );
   return { clients, res, store };
 }
 
@@ -142,6 +153,19 @@ describe("DynamoDedupStore", () => {
       expect(after?.cluster_id).toBe(first.cluster_id); // the cluster keeps its id as it grows
       expect(after?.canonical_article_id).toBe(earliest!.article_id);
       expect(after?.article_count).toBe(story.length);
+    } finally {
+      destroyClients(clients);
+    }
+  });
+
+  it("files bucket entries with a TTL of the retention period", async () => {
+    const nowMs = Date.parse("2026-12-02T00:00:00Z");
+    const { clients, res, store } = await freshStore({ bucketRetentionDays: 30, nowMs: () => nowMs });
+    try {
+      await addArticle(store, corpus[0]!);
+      const items = (await clients.doc.send(new ScanCommand({ TableName: res.tables.buckets }))).Items ?? [];
+      expect(items.length).toBe(articleBandKeys(corpus[0]!.fingerprint).length);
+      for (const i of items) expect(i.expires_at).toBe(nowMs / 1000 + 30 * 86_400);
     } finally {
       destroyClients(clients);
     }
