@@ -136,7 +136,8 @@ export const clusterSummarySchema = z.object({
   last_published_at: z.nullable(isoInstant),
   article_count: z.int().check(z.nonnegative()),
   outlet_count: z.int().check(z.nonnegative()),
-  /** Seconds from first_published_at until the 10th distinct outlet published; null until then. */
+  /** Seconds from first_published_at until the 10th distinct outlet carried the story (by the outlets'
+   * carried_at, so a late-crawled earlier copy corrects it); null below ten outlets. */
   seconds_to_10_outlets: z.optional(z.nullable(z.number())),
   version: z.int().check(z.nonnegative()),
   updated_at: isoInstant,
@@ -168,6 +169,8 @@ export const clusterOutletSchema = z.object({
   cluster_id: z.string(),
   item: z.string().check(z.startsWith("outlet#")),
   publication: z.string(),
+  /** When the outlet first carried the story: its earliest copy's published_at, else collected_at. */
+  carried_at: z.optional(z.nullable(isoInstant)),
 });
 export type ClusterOutlet = z.infer<typeof clusterOutletSchema>;
 

@@ -24,6 +24,9 @@ import {
   DedupConflictError,
   type DedupStore,
   type IndexedArticle,
+  type OutletSighting,
+  type OutletTally,
+  tenthCarriedAt,
 } from "../dedup/clusterer";
 import type { Fingerprint } from "../dedup/fingerprint";
 import { bandKeyString } from "../dedup/lsh";
@@ -283,8 +286,10 @@ export class DynamoDedupStore implements DedupStore {
     for await (const item of this.queryPrefix(cluster_id, "member#")) yield item as ClusterMember;
   }
 
-  async *listOutlets(cluster_id: string): AsyncIterable<string> {
-    for await (const item of this.queryPrefix(cluster_id, "outlet#")) yield String(item.publication);
+  async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
+    for await (const item of this.queryPrefix(cluster_id, "outlet#")) {
+      yield { publication: String(item.publication), carried_at: (item.carried_at as string | null) ?? null };
+    }
   }
 
   private summaryPut(s: ClusterSummary, expectedVersion: number | null) {
@@ -385,21 +390,36 @@ export class DynamoDedupStore implements DedupStore {
     );
   }
 
-  async addOutlets(cluster_id: string, publications: readonly string[]): Promise<number> {
-    const puts = [...new Set(publications)].map((publication) => ({
-      PutRequest: {
-        Item: {
-          record_version: RECORD_VERSION,
-          record_type: "outlet",
-          cluster_id,
-          item: outletKey(publication),
-          publication,
-        },
-      },
-    }));
-    await this.batchWrite(this.tables.clusters, puts);
-    let count = 0;
-    for await (const page of this.queryPages(cluster_id, "outlet#", true)) count += page.Count ?? 0;
-    return count;
+  async addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally> {
+    // One conditional update per outlet keeps its earliest carried_at: commutative, so concurrent
+    // copies agree whatever their order. A failed condition means an earlier time is already there.
+    for (const batch of chunks(sightings, 25)) {
+      await Promise.all(batch.map((o) => this.keepEarliest(cluster_id, o)));
+    }
+    // The tally reads every outlet item; a COUNT query would read (and bill) the same items.
+    const times: (string | null)[] = [];
+    for await (const o of this.listOutlets(cluster_id)) times.push(o.carried_at);
+    return { count: times.length, tenthAt: tenthCarriedAt(times) };
+  }
+
+  private async keepEarliest(cluster_id: string, o: OutletSighting): Promise<void> {
+    const base = {
+      TableName: this.tables.clusters,
+      Key: { cluster_id, item: outletKey(o.publication) },
+      ExpressionAttributeNames: { "#v": "record_version", "#t": "record_type", "#p": "publication" },
+    };
+    const fields = "#v = :v, #t = :t, #p = :p";
+    const values = { ":v": RECORD_VERSION, ":t": "outlet", ":p": o.publication };
+    const command = o.carried_at
+      ? new UpdateCommand({
+          ...base,
+          UpdateExpression: `SET ${fields}, carried_at = :a`,
+          ConditionExpression: "attribute_not_exists(carried_at) OR carried_at > :a",
+          ExpressionAttributeValues: { ...values, ":a": o.carried_at },
+        })
+      : new UpdateCommand({ ...base, UpdateExpression: `SET ${fields}`, ExpressionAttributeValues: values });
+    await this.doc.send(command).catch((err: unknown) => {
+      if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+    });
   }
 }

@@ -67,6 +67,29 @@ export interface BucketHits {
   readonly full: number[];
 }
 
+/** An outlet that carried the story, and when (its copy's published_at, else collected_at). */
+export interface OutletSighting {
+  readonly publication: string;
+  readonly carried_at: string | null;
+}
+
+/** The outlet set after an addOutlets. */
+export interface OutletTally {
+  readonly count: number;
+  /** The tenth-earliest carried_at: when the story reached ten outlets (null below ten). */
+  readonly tenthAt: string | null;
+}
+
+/** Outlets needed before the spread figure is defined. */
+export const SPREAD_OUTLETS = 10;
+
+/** The tenth-earliest of the outlets' carried_at times (outlets without a time count last). */
+export function tenthCarriedAt(times: readonly (string | null | undefined)[]): string | null {
+  if (times.length < SPREAD_OUTLETS) return null;
+  const known = times.filter((t): t is string => !!t).sort((a, b) => Date.parse(a) - Date.parse(b));
+  return known[SPREAD_OUTLETS - 1] ?? null;
+}
+
 export interface DedupStore {
   getArticle(article_id: string): Promise<IndexedArticle | null>;
   /** Batch read; ids with no item are skipped. */
@@ -102,9 +125,12 @@ export interface DedupStore {
   ): Promise<void>;
   /** Atomic: puts `member` (already renamed to the new cluster) and deletes it from `fromCluster`. */
   moveMember(member: ClusterMember, fromCluster: string): Promise<void>;
-  /** Adds publications to the cluster's outlet set; returns the set's size afterwards. */
-  addOutlets(cluster_id: string, publications: readonly string[]): Promise<number>;
-  listOutlets(cluster_id: string): AsyncIterable<string>;
+  /**
+   * Adds outlets to the cluster's outlet set, keeping each outlet's earliest carried_at (commutative,
+   * so concurrent writers agree); returns the set's size and tenth-earliest carried_at afterwards.
+   */
+  addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally>;
+  listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
 }
 
 export interface AddOptions {
@@ -205,23 +231,19 @@ function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSu
   };
 }
 
-/**
- * Seconds from the story's first publication until the cluster reached ten outlets, fixed when the
- * tenth outlet arrives (measured in arrival order: a later-arriving earlier copy does not rewrite it).
- */
-function spreadSeconds(
-  prior: ClusterSummary,
-  outletCount: number,
-  firstPublished: string | null,
-  reachedAt: string | null,
-): number | null {
-  if (prior.seconds_to_10_outlets != null) return prior.seconds_to_10_outlets;
-  if (outletCount < 10 || !firstPublished || !reachedAt) return null;
-  return Math.max(0, (Date.parse(reachedAt) - Date.parse(firstPublished)) / 1000);
+/** Seconds from the story's first publication until its tenth outlet carried it. */
+function spreadSeconds(firstPublished: string | null, tenthAt: string | null): number | null {
+  if (!firstPublished || !tenthAt) return null;
+  return Math.max(0, (Date.parse(tenthAt) - Date.parse(firstPublished)) / 1000);
+}
+
+/** How an article counts for its outlet. */
+function sightingOf(a: DedupArticle): OutletSighting {
+  return { publication: a.publication, carried_at: a.published_at ?? a.collected_at };
 }
 
 /** The summary grown by one article (canonical replaced when the article was published earlier). */
-function withArticle(s: ClusterSummary, a: DedupArticle, outletCount: number, now: string): ClusterSummary {
+function withArticle(s: ClusterSummary, a: DedupArticle, outlets: OutletTally, now: string): ClusterSummary {
   const isCanonical = earlier(a.published_at, a.article_id, s.first_published_at, s.canonical_article_id);
   const first = minIso(s.first_published_at, a.published_at);
   return {
@@ -237,15 +259,20 @@ function withArticle(s: ClusterSummary, a: DedupArticle, outletCount: number, no
     first_published_at: first,
     last_published_at: maxIso(s.last_published_at, a.published_at),
     article_count: s.article_count + 1,
-    outlet_count: outletCount,
-    seconds_to_10_outlets: spreadSeconds(s, outletCount, first, a.published_at ?? a.collected_at),
+    outlet_count: outlets.count,
+    seconds_to_10_outlets: spreadSeconds(first, outlets.tenthAt),
     version: s.version + 1,
     updated_at: now,
   };
 }
 
 /** The winner grown by a whole loser cluster. */
-function withCluster(w: ClusterSummary, l: ClusterSummary, outletCount: number, now: string): ClusterSummary {
+function withCluster(
+  w: ClusterSummary,
+  l: ClusterSummary,
+  outlets: OutletTally,
+  now: string,
+): ClusterSummary {
   const loserCanonical = earlier(
     l.first_published_at,
     l.canonical_article_id,
@@ -265,17 +292,8 @@ function withCluster(w: ClusterSummary, l: ClusterSummary, outletCount: number, 
     first_published_at: minIso(w.first_published_at, l.first_published_at),
     last_published_at: maxIso(w.last_published_at, l.last_published_at),
     article_count: w.article_count + l.article_count,
-    outlet_count: outletCount,
-    // A merge that brings the story to ten outlets: reached when the later of the two last published.
-    seconds_to_10_outlets:
-      w.seconds_to_10_outlets ??
-      l.seconds_to_10_outlets ??
-      spreadSeconds(
-        w,
-        outletCount,
-        minIso(w.first_published_at, l.first_published_at),
-        maxIso(w.last_published_at, l.last_published_at),
-      ),
+    outlet_count: outlets.count,
+    seconds_to_10_outlets: spreadSeconds(minIso(w.first_published_at, l.first_published_at), outlets.tenthAt),
     version: w.version + 1,
     updated_at: now,
   };
@@ -411,7 +429,7 @@ export async function addArticle(
   const member = memberOf(home, article, indexed.similarity);
   const existing = await store.getCluster(home);
   if (!existing) {
-    await store.addOutlets(home, [article.publication]);
+    await store.addOutlets(home, [sightingOf(article)]);
     await store.createCluster(newSummary(home, article, now), member);
   } else if (
     !(await store.getMember(home, article.article_id)) &&
@@ -419,7 +437,7 @@ export async function addArticle(
     // counts) that member, so joining again would count the article twice.
     !(prev && (await store.getMember(prev.cluster_id, article.article_id)))
   ) {
-    const outlets = await store.addOutlets(home, [article.publication]);
+    const outlets = await store.addOutlets(home, [sightingOf(article)]);
     await store.joinCluster(withArticle(existing, article, outlets, now), existing.version, member);
   }
 

@@ -6,7 +6,15 @@
  * under 1 GiB.
  */
 import type { ClusterMember, ClusterSummary } from "../records";
-import { type BucketHits, DedupConflictError, type DedupStore, type IndexedArticle } from "./clusterer";
+import {
+  type BucketHits,
+  DedupConflictError,
+  type DedupStore,
+  type IndexedArticle,
+  type OutletSighting,
+  type OutletTally,
+  tenthCarriedAt,
+} from "./clusterer";
 
 export class MemoryDedupStore implements DedupStore {
   private readonly articles = new Map<string, IndexedArticle>();
@@ -15,7 +23,7 @@ export class MemoryDedupStore implements DedupStore {
   private readonly buckets = new Map<number, number | number[]>();
   private readonly clusters = new Map<string, ClusterSummary>();
   private readonly members = new Map<string, Map<string, ClusterMember>>();
-  private readonly outlets = new Map<string, Set<string>>();
+  private readonly outlets = new Map<string, Map<string, string | null>>();
 
   async getArticle(article_id: string): Promise<IndexedArticle | null> {
     return this.articles.get(article_id) ?? null;
@@ -143,19 +151,23 @@ export class MemoryDedupStore implements DedupStore {
     if (from?.size === 0) this.members.delete(fromCluster);
   }
 
-  async addOutlets(cluster_id: string, publications: readonly string[]): Promise<number> {
-    let s = this.outlets.get(cluster_id);
-    if (!s) {
-      s = new Set();
-      this.outlets.set(cluster_id, s);
+  async addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally> {
+    let m = this.outlets.get(cluster_id);
+    if (!m) {
+      m = new Map();
+      this.outlets.set(cluster_id, m);
     }
-    for (const p of publications) s.add(p);
-    return s.size;
+    for (const { publication, carried_at } of sightings) {
+      const prior = m.get(publication);
+      if (prior === undefined || (carried_at && (!prior || Date.parse(carried_at) < Date.parse(prior))))
+        m.set(publication, carried_at);
+    }
+    return { count: m.size, tenthAt: tenthCarriedAt([...m.values()]) };
   }
 
-  async *listOutlets(cluster_id: string): AsyncIterable<string> {
-    const s = this.outlets.get(cluster_id);
-    if (s) yield* [...s];
+  async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
+    const m = this.outlets.get(cluster_id);
+    if (m) yield* [...m].map(([publication, carried_at]) => ({ publication, carried_at }));
   }
 
   /** Every article id with its current (live) cluster id, in insertion order. */

@@ -170,4 +170,31 @@ describe("DynamoDedupStore", () => {
       destroyClients(clients);
     }
   });
+
+  it("keeps each outlet's earliest time, in any order, and tallies the tenth", async () => {
+    const { clients, store } = await freshStore();
+    try {
+      const at = (min: number) => new Date(Date.parse("2026-12-01T10:00:00Z") + min * 60_000).toISOString();
+      // outlet-0 is seen late first, then early; outlet-1 has no time at all.
+      await store.addOutlets("c-x", [{ publication: "outlet-0", carried_at: at(500) }]);
+      await store.addOutlets("c-x", [
+        { publication: "outlet-0", carried_at: at(0) },
+        { publication: "outlet-1", carried_at: null },
+      ]);
+      expect(await store.addOutlets("c-x", [{ publication: "outlet-0", carried_at: at(900) }])).toEqual({
+        count: 2,
+        tenthAt: null,
+      });
+      const more = Array.from({ length: 9 }, (_, i) => ({
+        publication: `outlet-${i + 2}`,
+        carried_at: at(i + 1),
+      }));
+      expect(await store.addOutlets("c-x", more)).toEqual({ count: 11, tenthAt: at(9) });
+      const listed = [];
+      for await (const o of store.listOutlets("c-x")) listed.push(o);
+      expect(listed.find((o) => o.publication === "outlet-0")?.carried_at).toBe(at(0));
+    } finally {
+      destroyClients(clients);
+    }
+  });
 });

@@ -52,9 +52,13 @@ describe("addArticle", () => {
       const at = new Date(Date.parse("2024-03-01T10:00:00Z") + i * 600_000).toISOString();
       id = (await addArticle(store, doc(`o${i}`, article(1), at, `outlet-${i}`), { now })).cluster_id;
       const s = store.snapshot().summaries.find((x) => x.cluster_id === id)!;
-      // Nine outlets: not yet; the tenth (90 minutes after the first) fixes it for good.
+      // Nine outlets: not yet; the tenth is 90 minutes after the first, and later ones keep that.
       expect(s.seconds_to_10_outlets ?? null).toBe(i < 9 ? null : 5400);
     }
+    // Crawled last, published five minutes after the first: the story had ten outlets at 11:20.
+    await addArticle(store, doc("late", article(1), "2024-03-01T10:05:00Z", "outlet-late"), { now });
+    const s = store.snapshot().summaries.find((x) => x.cluster_id === id)!;
+    expect(s).toMatchObject({ outlet_count: 13, seconds_to_10_outlets: 4800 });
   });
 
   it("stops filing articles in a full (hot) bucket, yet still clusters every copy", async () => {
