@@ -153,13 +153,65 @@ interface Stats {
   embed: number;
 }
 
-function classId(el: Element): string {
+/** toLowerCase allocates even when nothing changes: most class names are lower-case ASCII already. */
+function lower(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return s.toLowerCase();
+  }
+  return s;
+}
+
+const HIDDEN = 1;
+const NAV_ROLE = 2;
+const ARTICLE_BODY = 4;
+const STRONG_SELF = 8;
+
+// readAttribs() results (fields, not an object: this runs on every element).
+let attrCi = "";
+let attrFlags = 0;
+
+/**
+ * One pass over an element's attributes (a for-in beats several lookups on the many attribute shapes):
+ * lower-cased "class id" in attrCi, hidden state, navigation role and articleBody itemprop in attrFlags.
+ */
+function readAttribs(el: Element): void {
   const a = el.attribs;
-  const c = a.class;
-  const i = a.id;
-  if (!i) return c ? c.toLowerCase() : "";
-  if (!c) return i.toLowerCase();
-  return `${c} ${i}`.toLowerCase();
+  let c: string | undefined;
+  let i: string | undefined;
+  let flags = 0;
+  for (const k in a) {
+    switch (k) {
+      case "class":
+        c = a[k];
+        break;
+      case "id":
+        i = a[k];
+        break;
+      case "hidden":
+        flags |= HIDDEN;
+        break;
+      case "aria-hidden":
+        if (a[k] === "true") flags |= HIDDEN;
+        break;
+      case "style": {
+        const style = a[k];
+        if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) flags |= HIDDEN;
+        break;
+      }
+      case "role": {
+        const role = a[k];
+        if (role === "navigation" || role === "complementary") flags |= NAV_ROLE;
+        break;
+      }
+      case "itemprop":
+        if (a[k] === "articleBody") flags |= ARTICLE_BODY;
+        break;
+    }
+  }
+  attrCi = !i ? (c ? lower(c) : "") : !c ? lower(i) : lower(`${c} ${i}`);
+  if (attrCi !== "" && isStrongBody(attrCi)) flags |= STRONG_SELF;
+  attrFlags = flags;
 }
 
 function tokens(ci: string): string[] {
@@ -206,15 +258,6 @@ function isNegative(ci: string): boolean {
 
 function isPositive(ci: string): boolean {
   return ci !== "" && cached(positiveCache, ci, POSITIVE);
-}
-
-function isHidden(el: Element): boolean {
-  const a = el.attribs;
-  if (a.hidden !== undefined) return true;
-  if (a["aria-hidden"] === "true") return true;
-  const style = a.style;
-  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
-  return false;
 }
 
 /** Text length (whitespace runs count as one character) and commas of a text node, in one pass. */
@@ -280,8 +323,11 @@ class Surveyed implements Stats {
   li = 0;
   input = 0;
   embed = 0;
-  /** Set once measure() has filled the stats. */
-  measured = false;
+  /** The pass whose measure() filled the stats (the survey is shared by both passes). */
+  pass = 0;
+  /** NEGATIVE / POSITIVE verdicts on ci, once known (-1: not yet). */
+  neg = -1;
+  pos = -1;
 
   constructor(
     /** Lower-cased "class id". */
@@ -293,84 +339,129 @@ class Surveyed implements Stats {
     /** Text length and commas of its own text children. */
     readonly ownText: number,
     readonly ownCommas: number,
+    /** HIDDEN | NAV_ROLE | ARTICLE_BODY | STRONG_SELF. */
+    readonly flags: number,
   ) {}
 }
 
-const NOT_SURVEYED = new Surveyed("", 0, false, 0, 0);
+function isNegativeRec(r: Surveyed): boolean {
+  if (r.neg < 0) r.neg = isNegative(r.ci) ? 1 : 0;
+  return r.neg === 1;
+}
 
-class BodyExtractor {
-  /** Elements measure() visited, in visiting order. */
-  private readonly measuredOrder: Element[] = [];
-  private readonly dropped = new Set<Element>();
-  private readonly surveyed = new Map<Element, Surveyed>();
-  private totalPara = 0;
+function isPositiveRec(r: Surveyed): boolean {
+  if (r.pos < 0) r.pos = isPositive(r.ci) ? 1 : 0;
+  return r.pos === 1;
+}
 
-  constructor(
-    private readonly root: AnyNode,
-    private readonly opts: BodyOptions,
-    /** Second pass for pages the class signals emptied: tags and hidden state only. */
-    private readonly lenient = false,
-  ) {}
+/** Record for an element the survey did not reach (its attributes only). */
+function unsurveyed(el: Element, own: number, commas: number): Surveyed {
+  readAttribs(el);
+  return new Surveyed(attrCi, 0, false, own, commas, attrFlags);
+}
 
-  // survey() results for the node just visited (fields, not objects: this runs on every element).
-  private surveyPara = 0;
-  private surveyStrong = false;
+/** The page survey, shared by both passes: one record per element, and the page's paragraph text. */
+interface Survey {
+  records: Map<Element, Surveyed>;
+  totalPara: number;
+}
 
-  /**
-   * Paragraph text per element before any removal, and which elements hold a strong body marker.
-   * Returns the text length below the node; paragraph length and the marker land in surveyPara/surveyStrong.
-   */
-  private survey(node: AnyNode): number {
+let passCounter = 0;
+
+/**
+ * Paragraph text per element before any removal, and which elements hold a strong body marker, with each
+ * element's attributes read once. Independent of the pass, so both passes share it.
+ */
+class Surveyor {
+  readonly records = new Map<Element, Surveyed>();
+  // Results for the node just visited (fields, not objects: this runs on every element).
+  para = 0;
+  strong = false;
+  own = 0;
+  commas = 0;
+
+  /** Returns the text length below the node; the rest lands in the fields above. */
+  visit(children: AnyNode[], isBlockWithProse: boolean): number {
     let para = 0;
     let strong = false;
     let own = 0;
     let commas = 0;
     let text = 0;
-    if ("children" in node) {
-      for (const child of node.children) {
-        if (child.type === "text") {
-          own += scanText((child as unknown as { data: string }).data);
-          commas += scannedCommas;
-          continue;
-        }
-        if (child.type !== "tag") continue;
-        const el = child as Element;
-        const t = this.survey(el);
-        text += t;
-        const p = el.name === "p" ? Math.max(this.surveyPara, t) : this.surveyPara;
-        const ci = classId(el);
-        const s = this.surveyStrong || el.attribs.itemprop === "articleBody" || isStrongBody(ci);
-        this.surveyed.set(el, new Surveyed(ci, p, s, this.surveyOwn, this.surveyCommas));
-        para += p;
-        strong ||= s;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      const type = child.type;
+      if (type === "text") {
+        own += scanText((child as unknown as { data: string }).data);
+        commas += scannedCommas;
+        continue;
       }
+      if (type !== "tag") continue;
+      const el = child as Element;
+      const name = el.name;
+      const t = this.visit(el.children, name !== "a" && name !== "p");
+      text += t;
+      const p = name === "p" ? Math.max(this.para, t) : this.para;
+      readAttribs(el);
+      const flags = attrFlags;
+      const s = this.strong || (flags & (ARTICLE_BODY | STRONG_SELF)) !== 0;
+      this.records.set(el, new Surveyed(attrCi, p, s, this.own, this.commas, flags));
+      para += p;
+      strong ||= s;
     }
     text += own;
     // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
-    if (own >= 80 && isElement(node) && node.name !== "a" && node.name !== "p") para += own;
-    this.surveyPara = para;
-    this.surveyStrong = strong;
-    this.surveyOwn = own;
-    this.surveyCommas = commas;
+    if (own >= 80 && isBlockWithProse) para += own;
+    this.para = para;
+    this.strong = strong;
+    this.own = own;
+    this.commas = commas;
     return text;
   }
+}
 
-  private surveyOwn = 0;
-  private surveyCommas = 0;
+function surveyPage(root: AnyNode): Survey {
+  const s = new Surveyor();
+  if ("children" in root) s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p");
+  return { records: s.records, totalPara: s.para };
+}
+
+class BodyExtractor {
+  /** Elements measure() visited, in visiting order. */
+  private readonly measuredOrder: Element[] = [];
+  private readonly dropped = new Set<Element>();
+  private readonly surveyed: Map<Element, Surveyed>;
+  private readonly totalPara: number;
+  private readonly pass = ++passCounter;
+
+  constructor(
+    private readonly root: AnyNode,
+    private readonly opts: BodyOptions,
+    survey: Survey,
+    /** Second pass for pages the class signals emptied: tags and hidden state only. */
+    private readonly lenient = false,
+  ) {
+    this.surveyed = survey.records;
+    this.totalPara = survey.totalPara;
+  }
 
   /** The measured stats of an element, undefined when measure() did not reach it (dropped or outside). */
-  private stats(el: Element): Stats | undefined {
+  private stats(el: Element): Surveyed | undefined {
     const s = this.surveyed.get(el);
-    return s?.measured ? s : undefined;
+    return s !== undefined && s.pass === this.pass ? s : undefined;
   }
 
   private info(el: Element): Surveyed {
-    return this.surveyed.get(el) ?? NOT_SURVEYED;
+    let r = this.surveyed.get(el);
+    if (r === undefined) {
+      r = unsurveyed(el, 0, 0);
+      this.surveyed.set(el, r);
+    }
+    return r;
   }
 
   /** Lower-cased "class id" of an element, computed once per page. */
   private ci(el: Element): string {
-    return this.surveyed.get(el)?.ci ?? classId(el);
+    return this.info(el).ci;
   }
 
   private shouldDrop(el: Element): boolean {
@@ -382,16 +473,16 @@ class BodyExtractor {
       return true;
     }
     const info = this.info(el);
-    if (isHidden(el)) return !info.strong;
+    const flags = info.flags;
+    if (flags & HIDDEN) return !info.strong;
     if (name === "html" || name === "body" || name === "main" || name === "article") return false;
     if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !info.strong;
-    if (el.attribs.role === "navigation" || el.attribs.role === "complementary")
-      return !this.holdsMostText(el);
-    if (el.attribs.itemprop === "articleBody") return false;
+    if (flags & NAV_ROLE) return !this.holdsMostText(el);
+    if (flags & ARTICLE_BODY) return false;
     const ci = info.ci;
-    if (ci && !this.lenient && isNegative(ci)) {
+    if (ci && !this.lenient && isNegativeRec(info)) {
       if (info.strong) return false;
-      if (isPositive(ci) && this.holdsMostText(el)) return false;
+      if (isPositiveRec(info) && this.holdsMostText(el)) return false;
       if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
       return true;
     }
@@ -407,10 +498,23 @@ class BodyExtractor {
     let st = this.surveyed.get(el);
     if (!st) {
       const own = ownTextOf(el);
-      st = new Surveyed(classId(el), 0, false, own, scannedCommas);
+      st = unsurveyed(el, own, scannedCommas);
       this.surveyed.set(el, st);
     }
-    st.measured = true;
+    if (st.pass !== this.pass) {
+      st.pass = this.pass;
+      st.text = 0;
+      st.link = 0;
+      st.para = 0;
+      st.commas = 0;
+      st.score = 0;
+      st.initialised = false;
+      st.p = 0;
+      st.img = 0;
+      st.li = 0;
+      st.input = 0;
+      st.embed = 0;
+    }
     this.measuredOrder.push(el);
     const isLink = el.name === "a";
     const ownText = st.ownText;
@@ -468,7 +572,7 @@ class BodyExtractor {
         const n = ancestors.length;
         for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
           const anc = ancestors[n - 1 - level]!;
-          const as = this.stats(anc)!;
+          const as = this.surveyed.get(anc)!;
           if (!as.initialised) this.initialise(anc, as);
           as.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
         }
@@ -477,7 +581,7 @@ class BodyExtractor {
     return st;
   }
 
-  private initialise(el: Element, st: Stats): void {
+  private initialise(el: Element, st: Surveyed): void {
     st.initialised = true;
     let s = 0;
     switch (el.name) {
@@ -513,13 +617,12 @@ class BodyExtractor {
         s -= 5;
         break;
     }
-    const ci = this.ci(el);
-    if (ci) {
-      if (isNegative(ci)) s -= 25;
-      if (isPositive(ci)) s += 25;
-      if (STRONG_BODY.test(ci)) s += 25;
+    if (st.ci) {
+      if (isNegativeRec(st)) s -= 25;
+      if (isPositiveRec(st)) s += 25;
+      if (st.flags & STRONG_SELF) s += 25;
     }
-    if (el.attribs.itemprop === "articleBody") s += 50;
+    if (st.flags & ARTICLE_BODY) s += 50;
     st.score += s;
   }
 
@@ -534,8 +637,6 @@ class BodyExtractor {
   }
 
   run(): BodyResult {
-    this.survey(this.root);
-    this.totalPara = this.surveyPara;
     const top = firstElementNamed(this.root, "body") ?? firstElementNamed(this.root, "html");
     if (!top) return { text: "", container: null };
     this.measure(top, []);
@@ -585,8 +686,10 @@ class BodyExtractor {
           done = true;
           return;
         }
-        if (LEAD_SKIP.has(el.name) || isHidden(el)) continue;
-        const ci = this.ci(el);
+        if (LEAD_SKIP.has(el.name)) continue;
+        const info = this.info(el);
+        if (info.flags & HIDDEN) continue;
+        const ci = info.ci;
         if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
           const t = cleanInline(rawTextOf(el));
           if (
@@ -786,16 +889,15 @@ class BodyExtractor {
   }
 
   /** Readability's conditional cleaning of blocks inside the chosen container. */
-  private cleanConditionally(el: Element, st: Stats): boolean {
-    const ci = this.ci(el);
-    if (ci && STRONG_BODY.test(ci)) return false;
-    if (el.attribs.itemprop === "articleBody") return false;
+  private cleanConditionally(el: Element, st: Surveyed): boolean {
+    const ci = st.ci;
+    if (st.flags & (STRONG_SELF | ARTICLE_BODY)) return false;
     // A wrapper holding most of the chosen text is the text.
     if (st.para >= 0.5 * this.partsPara) return false;
     let weight = 0;
     if (ci) {
-      if (isNegative(ci)) weight -= 25;
-      if (isPositive(ci)) weight += 25;
+      if (isNegativeRec(st)) weight -= 25;
+      if (isPositiveRec(st)) weight += 25;
     }
     const score = st.initialised ? st.score : 0;
     if (weight + score < 0) return true;
@@ -919,8 +1021,9 @@ function isAncestor(anc: Element, el: Element): boolean {
 const RETRY_CHARS = 250;
 
 export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
-  const first = new BodyExtractor(root, opts).run();
+  const survey = surveyPage(root);
+  const first = new BodyExtractor(root, opts, survey).run();
   if (first.text.length >= RETRY_CHARS) return first;
-  const second = new BodyExtractor(root, opts, true).run();
+  const second = new BodyExtractor(root, opts, survey, true).run();
   return second.text.length > first.text.length ? second : first;
 }
