@@ -3,12 +3,12 @@
  * never throws on bad HTML: whatever cannot be read is null, flagged or empty.
  */
 import type { Extraction } from "../records";
-import { extractBody } from "./body";
+import { extractBody, surveyPage } from "./body";
 import { extractDates } from "./dates";
 import { type AnyNode, parseHtml } from "./dom";
 import { chooseHeadline, headingCandidates } from "./headline";
 import { detectLanguage } from "./language";
-import { collectSignals, metaValue, type PageSignals } from "./page-signals";
+import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
 import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
@@ -152,7 +152,10 @@ function extract(input: ExtractInput): Extraction {
   const html = typeof input.html === "string" ? input.html : "";
   if (!html.trim()) return emptyExtraction();
   const doc = parseHtml(html);
-  const signals = collectSignals(doc);
+  // One walk over the page for the signals and the body survey.
+  const collector = new SignalCollector();
+  const survey = surveyPage(doc, collector);
+  const signals = collector.signals;
   const { article, page } = readStructuredData(signals.jsonLd, input.url);
 
   const publisherNames = article ? names(article.publisher) : [];
@@ -172,10 +175,14 @@ function extract(input: ExtractInput): Extraction {
     metaValue(signals, "og:title"),
     metaValue(signals, "twitter:title"),
   ];
-  const bodyResult = extractBody(doc, {
-    headline,
-    headlineVariants: variants.filter((v): v is string => typeof v === "string"),
-  });
+  const bodyResult = extractBody(
+    doc,
+    {
+      headline,
+      headlineVariants: variants.filter((v): v is string => typeof v === "string"),
+    },
+    survey,
+  );
   // The body extractor already cleans each paragraph.
   let body = bodyResult.text;
   const free = accessibleForFree(article, signals);

@@ -13,6 +13,7 @@
 
 import { scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement } from "./dom";
+import type { SignalCollector } from "./page-signals";
 import { cleanInline } from "./text";
 
 const DROP_TAGS = new Set([
@@ -361,7 +362,7 @@ function unsurveyed(el: Element, own: number, commas: number): Surveyed {
 }
 
 /** The page survey, shared by both passes: one record per element, and the page's paragraph text. */
-interface Survey {
+export interface Survey {
   records: Map<Element, Surveyed>;
   totalPara: number;
 }
@@ -380,8 +381,16 @@ class Surveyor {
   own = 0;
   commas = 0;
 
-  /** Returns the text length below the node; the rest lands in the fields above. */
-  visit(children: AnyNode[], isBlockWithProse: boolean): number {
+  /**
+   * Returns the text length below the node; the rest lands in the fields above. The page signals are
+   * collected in the same walk (when `signals` is given; null below elements that hold no signals).
+   */
+  visit(
+    children: AnyNode[],
+    isBlockWithProse: boolean,
+    signals: SignalCollector | null,
+    inSvg: boolean,
+  ): number {
     let para = 0;
     let strong = false;
     let own = 0;
@@ -395,10 +404,15 @@ class Surveyor {
         commas += scannedCommas;
         continue;
       }
-      if (type !== "tag") continue;
+      if (type !== "tag") {
+        if (signals !== null && (type === "script" || type === "style"))
+          signals.element(child as Element, inSvg);
+        continue;
+      }
       const el = child as Element;
       const name = el.name;
-      const t = this.visit(el.children, name !== "a" && name !== "p");
+      const below = signals?.element(el, inSvg) ? signals : null;
+      const t = this.visit(el.children, name !== "a" && name !== "p", below, inSvg || name === "svg");
       text += t;
       const p = name === "p" ? Math.max(this.para, t) : this.para;
       readAttribs(el);
@@ -419,9 +433,11 @@ class Surveyor {
   }
 }
 
-function surveyPage(root: AnyNode): Survey {
+/** The body survey of a page; with a collector, the page signals are gathered in the same walk. */
+export function surveyPage(root: AnyNode, signals: SignalCollector | null = null): Survey {
   const s = new Surveyor();
-  if ("children" in root) s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p");
+  if ("children" in root)
+    s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p", signals, false);
   return { records: s.records, totalPara: s.para };
 }
 
@@ -1020,8 +1036,8 @@ function isAncestor(anc: Element, el: Element): boolean {
 /** Below this many characters the class-based pass probably removed the article with its wrapper. */
 const RETRY_CHARS = 250;
 
-export function extractBody(root: AnyNode, opts: BodyOptions): BodyResult {
-  const survey = surveyPage(root);
+/** `survey`: surveyPage(root), when the caller already made it. */
+export function extractBody(root: AnyNode, opts: BodyOptions, survey = surveyPage(root)): BodyResult {
   const first = new BodyExtractor(root, opts, survey).run();
   if (first.text.length >= RETRY_CHARS) return first;
   const second = new BodyExtractor(root, opts, survey, true).run();

@@ -2,7 +2,7 @@
  * One pass over the parsed page collecting everything but the body: meta tags, JSON-LD blocks, <title>,
  * <h1>, <time>, microdata itemprops, canonical link, <html lang>.
  */
-import { type AnyNode, attr, type Element, isElement, rawText } from "./dom";
+import { type AnyNode, type Element, isElement, rawText } from "./dom";
 
 export interface PageSignals {
   htmlLang: string | null;
@@ -27,8 +27,8 @@ function addMeta(meta: Map<string, string[]>, key: string, value: string): void 
   else meta.set(k, [value]);
 }
 
-export function collectSignals(doc: AnyNode): PageSignals {
-  const s: PageSignals = {
+function emptySignals(): PageSignals {
+  return {
     htmlLang: null,
     title: null,
     meta: new Map(),
@@ -39,57 +39,82 @@ export function collectSignals(doc: AnyNode): PageSignals {
     itemprops: [],
     itemtypes: [],
   };
+}
+
+function addMetaKeys(meta: Map<string, string[]>, keys: string | undefined, content: string): void {
+  if (keys) for (const part of keys.split(/\s+/)) addMeta(meta, part, content);
+}
+
+/**
+ * Takes the page's elements one at a time, in document order (parents before children), so the body survey
+ * can collect the signals in its own walk over the page.
+ */
+export class SignalCollector {
+  readonly signals = emptySignals();
+
+  /**
+   * Notes one element (a tag, <script> or <style>); false when nothing below it is a page signal (the walk
+   * may still descend for other reasons, but must not pass those descendants here).
+   */
+  element(el: Element, inSvg: boolean): boolean {
+    const s = this.signals;
+    const name = el.name;
+    const a = el.attribs;
+    const itemprop = a.itemprop;
+    const itemtype = a.itemtype;
+    if (itemtype) s.itemtypes.push(itemtype.toLowerCase());
+    switch (name) {
+      case "html":
+        if (s.htmlLang === null) s.htmlLang = a.lang ?? a["xml:lang"] ?? null;
+        break;
+      case "title":
+        if (s.title === null && !inSvg) s.title = rawText(el);
+        return false;
+      case "meta": {
+        const content = a.content ?? a.value;
+        if (content === undefined) break;
+        addMetaKeys(s.meta, a.name, content);
+        addMetaKeys(s.meta, a.property, content);
+        addMetaKeys(s.meta, a["http-equiv"], content);
+        if (itemprop) addMeta(s.meta, `itemprop:${itemprop}`, content);
+        return false;
+      }
+      case "link": {
+        const rel = a.rel?.toLowerCase() ?? "";
+        if (s.canonicalLink === null && /(?:^|\s)canonical(?:\s|$)/.test(rel))
+          s.canonicalLink = a.href ?? null;
+        return false;
+      }
+      case "script": {
+        const type = a.type?.toLowerCase() ?? "";
+        if (type.includes("ld+json")) s.jsonLd.push(rawText(el));
+        return false;
+      }
+      case "style":
+        return false;
+      case "h1":
+        s.h1.push(el);
+        break;
+      case "time":
+        s.times.push(el);
+        break;
+    }
+    if (itemprop) s.itemprops.push(el);
+    return true;
+  }
+}
+
+export function collectSignals(doc: AnyNode): PageSignals {
+  const c = new SignalCollector();
   const visit = (node: AnyNode, inSvg: boolean): void => {
     if (!("children" in node)) return;
     for (const el of node.children) {
       if (!isElement(el)) continue;
-      const name = el.name;
-      const itemprop = el.attribs.itemprop;
-      const itemtype = el.attribs.itemtype;
-      if (itemtype) s.itemtypes.push(itemtype.toLowerCase());
-      switch (name) {
-        case "html":
-          if (s.htmlLang === null) s.htmlLang = attr(el, "lang") ?? attr(el, "xml:lang") ?? null;
-          break;
-        case "title":
-          if (s.title === null && !inSvg) s.title = rawText(el);
-          continue;
-        case "meta": {
-          const content = attr(el, "content") ?? attr(el, "value");
-          if (content === undefined) break;
-          for (const key of ["name", "property", "http-equiv"]) {
-            const v = attr(el, key);
-            if (v) for (const part of v.split(/\s+/)) addMeta(s.meta, part, content);
-          }
-          if (itemprop) addMeta(s.meta, `itemprop:${itemprop}`, content);
-          continue;
-        }
-        case "link": {
-          const rel = attr(el, "rel")?.toLowerCase() ?? "";
-          if (s.canonicalLink === null && /(?:^|\s)canonical(?:\s|$)/.test(rel))
-            s.canonicalLink = attr(el, "href") ?? null;
-          continue;
-        }
-        case "script": {
-          const type = attr(el, "type")?.toLowerCase() ?? "";
-          if (type.includes("ld+json")) s.jsonLd.push(rawText(el));
-          continue;
-        }
-        case "style":
-          continue;
-        case "h1":
-          s.h1.push(el);
-          break;
-        case "time":
-          s.times.push(el);
-          break;
-      }
-      if (itemprop) s.itemprops.push(el);
-      visit(el, inSvg || name === "svg");
+      if (c.element(el, inSvg)) visit(el, inSvg || el.name === "svg");
     }
   };
   visit(doc, false);
-  return s;
+  return c.signals;
 }
 
 /** First non-empty meta value among keys, in key priority order. */
