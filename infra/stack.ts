@@ -22,6 +22,7 @@ import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
   acknowledgeSchedulerRole,
+  acknowledgeTableIndexes,
 } from "./nag-suppressions";
 import { type ScheduledSource, scheduleInputs } from "./schedule-inputs";
 import {
@@ -112,7 +113,7 @@ export class StorytrailStack extends Stack {
 
   private table(name: TableName): dynamodb.Table {
     const spec = topology.tables[name];
-    return new dynamodb.Table(this, `${pascal(name)}Table`, {
+    const table = new dynamodb.Table(this, `${pascal(name)}Table`, {
       partitionKey: attribute(spec.partitionKey),
       sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -123,6 +124,16 @@ export class StorytrailStack extends Stack {
       // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    for (const [indexName, index] of Object.entries(spec.indexes ?? {})) {
+      table.addGlobalSecondaryIndex({
+        indexName,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
+        projectionType: dynamodb.ProjectionType.INCLUDE,
+        nonKeyAttributes: [...index.include],
+      });
+    }
+    return table;
   }
 
   private queue(name: QueueName): void {
@@ -270,6 +281,7 @@ export class StorytrailStack extends Stack {
     for (const [table, mode] of Object.entries(access.tables) as [TableName, "read" | "readwrite"][]) {
       if (mode === "read") this.tables[table].grantReadData(fn);
       else this.tables[table].grantReadWriteData(fn);
+      if (topology.tables[table].indexes && fn.role) acknowledgeTableIndexes(fn.role, this.tables[table]);
     }
     for (const queue of Object.keys(access.queues) as QueueName[]) this.queues[queue].grantSendMessages(fn);
     for (const [bucket, mode] of Object.entries(access.buckets) as [BucketName, string][]) {

@@ -3,7 +3,13 @@
  * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
  * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
  */
-import { type BucketName, envNames, type QueueName, type TableName } from "../shared/config/resource-names";
+import {
+  ARTICLES_BY_DAY_INDEX,
+  type BucketName,
+  envNames,
+  type QueueName,
+  type TableName,
+} from "../shared/config/resource-names";
 
 export type { BucketName, QueueName, TableName };
 export { envNames };
@@ -14,9 +20,17 @@ export interface KeyAttr {
   readonly type: KeyType;
 }
 
+/** A global secondary index projecting the key attributes plus `include`. */
+export interface IndexSpec {
+  readonly partitionKey: KeyAttr;
+  readonly sortKey?: KeyAttr;
+  readonly include: readonly string[];
+}
+
 export interface TableSpec {
   readonly partitionKey: KeyAttr;
   readonly sortKey?: KeyAttr;
+  readonly indexes?: Readonly<Record<string, IndexSpec>>;
   /** DynamoDB Streams view; consumers read story clusters from it. */
   readonly stream?: "NEW_AND_OLD_IMAGES";
   readonly timeToLiveAttribute?: string;
@@ -80,6 +94,15 @@ export const topology: Topology = {
   tables: {
     articles: {
       partitionKey: { name: "article_id", type: "S" },
+      indexes: {
+        // The quality λ's daily read: one day's articles, ~150 bytes each, instead of a Scan of the
+        // whole table (which grows every day). Costs one index write per article.
+        [ARTICLES_BY_DAY_INDEX]: {
+          partitionKey: { name: "collected_day", type: "S" },
+          sortKey: { name: "collected_at", type: "S" },
+          include: ["source_id", "word_count", "published_at"],
+        },
+      },
       description: "One item per canonical URL: the extracted article, as fetch wrote it.",
     },
     frontier: {

@@ -5,7 +5,7 @@
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { scanQualitySamples } from "../shared/aws/articles-table";
+import { queryQualitySamples } from "../shared/aws/articles-table";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { SourcesTable } from "../shared/aws/sources-table";
@@ -45,7 +45,7 @@ export function createQualityHandler(env: Env) {
     const at = event.at ? new Date(event.at) : new Date();
     const day = at.toISOString().slice(0, 10);
     const samples: QualitySample[] = [];
-    for await (const s of scanQualitySamples(doc, articlesTable, new Date(at.getTime() - 86_400_000))) {
+    for await (const s of queryQualitySamples(doc, articlesTable, new Date(at.getTime() - 86_400_000), at)) {
       samples.push(s);
     }
     const today = summarise(samples, day);

@@ -35,13 +35,28 @@ export function physicalNames(prefix: string) {
 
 async function createTable(clients: AwsClients, name: string, spec: TableSpec): Promise<void> {
   const keys = [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : [])];
-  const KeySchema: KeySchemaElement[] = keys.map((k, i) => ({
+  const keyOf = (k: { name: string }, i: number): KeySchemaElement => ({
     AttributeName: k.name,
     KeyType: i === 0 ? "HASH" : "RANGE",
-  }));
-  const AttributeDefinitions: AttributeDefinition[] = keys.map((k) => ({
-    AttributeName: k.name,
-    AttributeType: k.type,
+  });
+  const KeySchema = keys.map(keyOf);
+  const indexes = Object.entries(spec.indexes ?? {});
+  const attributes = new Map<string, string>();
+  for (const k of [
+    ...keys,
+    ...indexes.flatMap(([, x]) => [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])]),
+  ])
+    attributes.set(k.name, k.type);
+  const AttributeDefinitions: AttributeDefinition[] = [...attributes].map(
+    ([AttributeName, AttributeType]) => ({
+      AttributeName,
+      AttributeType: AttributeType as AttributeDefinition["AttributeType"],
+    }),
+  );
+  const GlobalSecondaryIndexes = indexes.map(([IndexName, x]) => ({
+    IndexName,
+    KeySchema: [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])].map(keyOf),
+    Projection: { ProjectionType: "INCLUDE" as const, NonKeyAttributes: [...x.include] },
   }));
   try {
     await clients.dynamo.send(
@@ -50,6 +65,7 @@ async function createTable(clients: AwsClients, name: string, spec: TableSpec): 
         KeySchema,
         AttributeDefinitions,
         BillingMode: "PAY_PER_REQUEST",
+        ...(GlobalSecondaryIndexes.length > 0 ? { GlobalSecondaryIndexes } : {}),
         ...(spec.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: spec.stream } } : {}),
       }),
     );

@@ -19,3 +19,7 @@ export const envNames = {
   queue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_URL`,
   bucket: (b: BucketName) => `BUCKET_${b.toUpperCase()}`,
 } as const;
+
+/** Articles by the UTC day they were collected (sort key collected_at): the quality λ reads one day
+ * without scanning the table. */
+export const ARTICLES_BY_DAY_INDEX = "by_collected_day";

@@ -101,10 +101,22 @@ describe("tables", () => {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true },
     });
+    const indexes = Object.entries(spec.indexes ?? {});
+    const indexKeys = indexes.flatMap(([, x]) => [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])]);
     expect(table.Properties.AttributeDefinitions).toEqual(
-      [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : [])].map((k) => ({
+      [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : []), ...indexKeys].map((k) => ({
         AttributeName: k.name,
         AttributeType: k.type,
+      })),
+    );
+    expect(table.Properties.GlobalSecondaryIndexes ?? []).toEqual(
+      indexes.map(([IndexName, x]) => ({
+        IndexName,
+        KeySchema: [
+          { AttributeName: x.partitionKey.name, KeyType: "HASH" },
+          ...(x.sortKey ? [{ AttributeName: x.sortKey.name, KeyType: "RANGE" }] : []),
+        ],
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...x.include] },
       })),
     );
     expect((table.Properties.StreamSpecification as { StreamViewType?: string })?.StreamViewType).toBe(

@@ -23,6 +23,7 @@ describe("quality λ", () => {
             word_count: words + i,
             published_at: dated ? `${dayIso}T08:00:00.000Z` : null,
             collected_at: `${dayIso}T12:00:00.000Z`,
+            collected_day: dayIso,
           },
         }),
       );

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type DemoSite, startDemoSite } from "../../../infra/local/demo-site";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import type { StreamSubscription } from "../../../infra/local/stream-driver";
+import type { QualityReport } from "../../../lambdas/quality";
 import { articleFromItem } from "../../../shared/aws/articles-table";
 import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
 import { articleIdFor } from "../../../shared/url/canonical-url";
@@ -84,6 +85,16 @@ describe("local runtime, end to end on a loopback news site", () => {
     );
     for (const url of site.expected.wire) expect(pointers.get(articleIdFor(url))).toBe(wireId);
     expect(pointers.get(articleIdFor(site.expected.unrelated[0]!))).toBe(unrelated?.cluster_id);
+  });
+
+  it("gives the quality λ each source's articles of the day through the by-day index", async () => {
+    const articles = (await runtime.items("articles")).map(articleFromItem);
+    const perSource = new Map<string, number>();
+    for (const a of articles) perSource.set(a.source_id, (perSource.get(a.source_id) ?? 0) + 1);
+    const report = (await runtime.invoke("quality", {})) as QualityReport;
+    expect(Object.fromEntries(Object.entries(report.sources).map(([id, q]) => [id, q.articles]))).toEqual(
+      Object.fromEntries(perSource),
+    );
   });
 
   it("delivers the cluster records to a consumer of the Clusters stream", () => {
