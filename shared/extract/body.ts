@@ -210,10 +210,33 @@ function readAttribs(el: Element): void {
         break;
     }
   }
-  attrCi = !i ? (c ? lower(c) : "") : !c ? lower(i) : lower(`${c} ${i}`);
-  if (attrCi !== "" && isStrongBody(attrCi)) flags |= STRONG_SELF;
+  if (i) {
+    attrCi = c ? lower(`${c} ${i}`) : lower(i);
+    if (isStrongBody(attrCi)) flags |= STRONG_SELF;
+  } else if (c) {
+    const known = classCache.get(c);
+    if (known !== undefined) {
+      attrCi = known.ci;
+      if (known.strong) flags |= STRONG_SELF;
+    } else {
+      const ci = lower(c);
+      const strong = ci !== "" && isStrongBody(ci);
+      if (classCache.size > 20_000) classCache.clear();
+      classCache.set(c, { ci, strong });
+      attrCi = ci;
+      if (strong) flags |= STRONG_SELF;
+    }
+  } else {
+    attrCi = "";
+  }
   attrFlags = flags;
 }
+
+/**
+ * Class attributes repeat across elements and pages: their lower-cased form and body marker, once each (the
+ * shared ci string also keeps its hash for the verdict caches).
+ */
+const classCache = new Map<string, { ci: string; strong: boolean }>();
 
 function tokens(ci: string): string[] {
   return ci.split(/\s+/).filter(Boolean);
@@ -267,15 +290,17 @@ function scanText(data: string): number {
   let n = 0;
   let commas = 0;
   let space = true;
-  for (let i = 0; i < data.length; i++) {
+  const len = data.length;
+  for (let i = 0; i < len; i++) {
     const c = data.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12) {
+    // Most characters are letters: one comparison tells them from the whitespace set.
+    if (c > 32 ? c === 160 : c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
       if (!space) n++;
       space = true;
     } else {
       n++;
       space = false;
-      if (c === 44 || c === 0xff0c || c === 0x060c || c === 0x3001) commas++;
+      if (c === 44 || (c >= 0x060c && (c === 0x060c || c === 0xff0c || c === 0x3001))) commas++;
     }
   }
   scannedCommas = commas;
