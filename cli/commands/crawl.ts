@@ -109,7 +109,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
         `run ${counts.run_id} finished in ${summary.seconds.toFixed(1)} s`,
         ...discovery.sources.map(
           (s) =>
-            `  source ${s.source_id}: discovered ${s.discovered}, new ${s.new}, updated ${s.updated}, seen ${s.seen}, problems ${s.problems}${s.problems ? ` ${JSON.stringify(s.problem_reasons)}` : ""}`,
+            `  source ${s.source_id}: discovered ${s.discovered}, new ${s.new}, updated ${s.updated}, seen ${s.seen}, robots-disallowed ${s.disallowed}, problems ${s.problems}${s.problems ? ` ${JSON.stringify(s.problem_reasons)}` : ""}`,
         ),
         `  URLs claimed this run: ${counts.claimed}`,
         `  fetched as articles:   ${counts.articles} URLs → ${counts.distinct_articles} distinct articles`,

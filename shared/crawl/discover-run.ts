@@ -23,6 +23,8 @@ export interface SourceRunSummary {
   readonly new: number;
   readonly updated: number;
   readonly seen: number;
+  /** New or updated URLs robots.txt disallows: recorded as failed here, never enqueued. */
+  readonly disallowed: number;
   readonly problems: number;
   readonly problem_reasons: Partial<Record<FailureReason, number>>;
 }
@@ -60,7 +62,7 @@ export async function runDiscovery(
       now: startedAt,
       limits: deps.limits,
     });
-    const counts = { new: 0, updated: 0, seen: 0 };
+    const counts = { new: 0, updated: 0, seen: 0, disallowed: 0 };
     let batch: FetchMessage[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
@@ -82,12 +84,31 @@ export async function runDiscovery(
             lastmod,
             now: deps.now().toISOString(),
           });
-          return { d, lastmod, claim };
+          // A URL robots.txt plainly disallows is recorded here rather than queued for a fetch λ to
+          // refuse. Unavailable robots.txt (disallow all for now) is left to fetch, which retries.
+          let disallowed = false;
+          if (claim !== "seen") {
+            const rules = await deps.robots.rulesFor(d.url);
+            disallowed = rules.status === "ok" && !rules.isAllowed(d.url);
+            if (disallowed) {
+              await deps.frontier.markFailed(d.url, {
+                reason: "robots_disallowed",
+                detail: "robots.txt disallows it (checked at discovery)",
+                http_status: null,
+                now: deps.now().toISOString(),
+              });
+            }
+          }
+          return { d, lastmod, claim, disallowed };
         }),
       );
-      for (const { d, lastmod, claim } of claims) {
+      for (const { d, lastmod, claim, disallowed } of claims) {
         counts[claim]++;
         if (claim === "seen") continue;
+        if (disallowed) {
+          counts.disallowed++;
+          continue;
+        }
         batch.push({
           url: d.url,
           source_id: source.id,

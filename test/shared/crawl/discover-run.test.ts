@@ -42,4 +42,43 @@ describe("runDiscovery", () => {
     expect(Number(attrs.Attributes?.ApproximateNumberOfMessages)).toBe(600);
     expect((await runtime.runCounts("r1")).claimed).toBe(600);
   });
+
+  it("records URLs robots.txt disallows as failed at discovery, and enqueues only the rest", async () => {
+    const guarded = await startNewsServer({
+      "/robots.txt": send("text/plain", "User-agent: *\nDisallow: /private/\n"),
+    });
+    const local = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("disc-robots"),
+      settings: { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" },
+    });
+    try {
+      const urls = ["/news/a", "/news/b", "/private/draft"].map((p) => guarded.url(p));
+      guarded.route(
+        "/s.xml",
+        send(
+          "application/xml",
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
+            .map((u) => `<url><loc>${u}</loc></url>`)
+            .join("")}</urlset>`,
+        ),
+      );
+      const sources = {
+        sources: [
+          { id: "g", publication: "Guarded", homepage: guarded.url("/"), sitemaps: [guarded.url("/s.xml")] },
+        ],
+      };
+      const run = await local.discover({ sources, run_id: "g1" });
+      expect(run.sources[0]).toMatchObject({ discovered: 3, new: 3, disallowed: 1 });
+      expect(run.enqueued).toBe(2);
+      expect(await local.runCounts("g1")).toMatchObject({
+        claimed: 3,
+        failed: 1,
+        failure_reasons: { robots_disallowed: 1 },
+      });
+    } finally {
+      await local.close();
+      await guarded.close();
+    }
+  });
 });
