@@ -409,12 +409,15 @@ class Surveyor {
   /**
    * Returns the text length below the node; the rest lands in the fields above. The page signals are
    * collected in the same walk (when `signals` is given; null below elements that hold no signals).
+   * `keep`: false inside an element that is always dropped, whose records nobody reads (measure() never
+   * enters it, findLead() needs only attributes and makes those on demand).
    */
   visit(
     children: AnyNode[],
     isBlockWithProse: boolean,
     signals: SignalCollector | null,
     inSvg: boolean,
+    keep: boolean,
   ): number {
     let para = 0;
     let strong = false;
@@ -437,13 +440,14 @@ class Surveyor {
       const el = child as Element;
       const name = el.name;
       const below = signals?.element(el, inSvg) ? signals : null;
-      const t = this.visit(el.children, name !== "a" && name !== "p", below, inSvg || name === "svg");
+      const kept = keep && !(DROP_TAGS.has(name) && name !== "figure" && name !== "aside");
+      const t = this.visit(el.children, name !== "a" && name !== "p", below, inSvg || name === "svg", kept);
       text += t;
       const p = name === "p" ? Math.max(this.para, t) : this.para;
       readAttribs(el);
       const flags = attrFlags;
       const s = this.strong || (flags & (ARTICLE_BODY | STRONG_SELF)) !== 0;
-      this.records.set(el, new Surveyed(attrCi, p, s, this.own, this.commas, flags));
+      if (kept) this.records.set(el, new Surveyed(attrCi, p, s, this.own, this.commas, flags));
       para += p;
       strong ||= s;
     }
@@ -462,7 +466,7 @@ class Surveyor {
 export function surveyPage(root: AnyNode, signals: SignalCollector | null = null): Survey {
   const s = new Surveyor();
   if ("children" in root)
-    s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p", signals, false);
+    s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p", signals, false, true);
   return { records: s.records, totalPara: s.para };
 }
 
