@@ -61,6 +61,34 @@ interface PageText {
   h1: number;
 }
 
+/** JavaScript's \s. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** s.replace(/\s+/g, " "), without the regex and the copy when s has no whitespace but single spaces. */
+function collapseSpaces(s: string): string {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c) && (c !== 32 || (i + 1 < n && isSpace(s.charCodeAt(i + 1)))))
+      return s.replace(/\s+/g, " ");
+  }
+  return s;
+}
+
 /** Visible text with whitespace collapsed as it is built, so offsets (the h1's) measure real distance. */
 function pageText(root: AnyNode, maxChars = 20_000): PageText {
   let text = "";
@@ -70,7 +98,7 @@ function pageText(root: AnyNode, maxChars = 20_000): PageText {
   const go = (n: AnyNode): void => {
     if (text.length > maxChars) return;
     if (n.type === "text") {
-      const t = (n as unknown as { data: string }).data.replace(/\s+/g, " ");
+      const t = collapseSpaces((n as unknown as { data: string }).data);
       if (t === "" || (t === " " && (last === " " || last === "\n"))) return;
       text += t;
       last = t[t.length - 1]!;
