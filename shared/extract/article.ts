@@ -190,7 +190,14 @@ function extract(input: ExtractInput): Extraction {
     typeof article?.articleBody === "string" ? cleanParagraphs(stripTags(article.articleBody)) : "";
   // The JSON-LD body stands in when the page's visible text is much shorter (a script-rendered page), unless
   // the page declares itself paywalled: then only what it shows is taken.
-  if (ldBody && free !== false && countWords(ldBody) > Math.max(80, 1.6 * countWords(body))) body = ldBody;
+  let words = countWords(body);
+  if (ldBody && free !== false) {
+    const ldWords = countWords(ldBody);
+    if (ldWords > Math.max(80, 1.6 * words)) {
+      body = ldBody;
+      words = ldWords;
+    }
+  }
 
   const dates = extractDates({
     signals,
@@ -232,6 +239,6 @@ function extract(input: ExtractInput): Extraction {
     language: lang.language,
     language_source: lang.source,
     is_accessible_for_free: free,
-    word_count: countWords(body),
+    word_count: words,
   };
 }
