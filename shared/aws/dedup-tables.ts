@@ -4,8 +4,8 @@
  * rewrite cost ~6 write units), LSH buckets in the Buckets table (one item per band per
  * article, partition key = band hash), and clusters in the Clusters table (summary, member and
  * outlet items). Reads that decide a write are strongly consistent; multi-item steps are
- * transactions whose version conditions turn lost updates into DedupConflictError (the caller
- * re-runs the idempotent addArticle).
+ * transactions (founding a cluster: an ordered pair of writes, safe to repeat) whose version
+ * conditions turn lost updates into DedupConflictError (the caller re-runs the idempotent addArticle).
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
@@ -45,7 +45,7 @@ export interface DedupTableOptions {
   readonly nowMs?: () => number;
 }
 
-/** News is syndicated within days; older entries only cost storage (they still expire, not vanish at once). */
+/** News is syndicated within days: entries older than this mostly cost storage. */
 export const DEFAULT_BUCKET_RETENTION_DAYS = 90;
 
 const SUMMARY = "summary";
