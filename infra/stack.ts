@@ -18,6 +18,7 @@ import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
+import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES } from "./bundling";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -50,8 +51,6 @@ export interface StorytrailStackProps extends StackProps {
 
 const POWERTOOLS_ENV = { POWERTOOLS_SERVICE_NAME: "storytrail", POWERTOOLS_METRICS_NAMESPACE: "storytrail" };
 /** ESM bundles still contain CJS deps that call require(); give them one. Aliased to avoid clashes. */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __storytrailCreateRequire } from 'node:module'; const require = __storytrailCreateRequire(import.meta.url);";
 const DLQ_RETENTION = Duration.days(14);
 const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);
@@ -251,7 +250,7 @@ export class StorytrailStack extends Stack {
         minify: true,
         sourceMap: true,
         sourcesContent: false,
-        externalModules: ["@aws-sdk/*"],
+        externalModules: EXTERNAL_MODULES,
       },
     });
     this.grant(name, fn);

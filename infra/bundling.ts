@@ -1,0 +1,48 @@
+/**
+ * How every Lambda is bundled, declared once: the stack hands these settings to CDK's NodejsFunction,
+ * and the benchmarks and the bundle test run esbuild with the same ones, so what they measure and test
+ * is what is deployed.
+ */
+import type { BuildOptions } from "esbuild";
+
+/** Lets bundled CommonJS code call `require` inside an ESM bundle. */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __storytrailCreateRequire } from 'node:module'; const require = __storytrailCreateRequire(import.meta.url);";
+
+/**
+ * Left to the runtime's SDK. The DynamoDB and SQS clients are bundled: tree-shaken and minified they
+ * start in about half the time of the runtime's copies (bench/bundles.ts), at our pinned versions.
+ * External: S3, which fetch loads only for its first raw sample, and the credential providers the
+ * default chain imports only when the environment holds no credentials (never in Lambda).
+ */
+export const EXTERNAL_MODULES = [
+  "@aws-sdk/client-s3",
+  "@aws-sdk/credential-provider-ini",
+  "@aws-sdk/credential-provider-sso",
+  "@aws-sdk/credential-provider-process",
+  "@aws-sdk/credential-provider-web-identity",
+  "@aws-sdk/credential-provider-http",
+  "@aws-sdk/credential-provider-login",
+  "@aws-sdk/nested-clients",
+  "@aws-sdk/token-providers",
+  "@smithy/credential-provider-imds",
+];
+
+/** esbuild options equal to the stack's bundling (CDK adds bundle, platform and target itself). */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node24",
+    mainFields: ["module", "main"],
+    banner: { js: ESM_REQUIRE_BANNER },
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    external: EXTERNAL_MODULES,
+    logLevel: "error",
+  };
+}
