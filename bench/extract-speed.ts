@@ -4,6 +4,7 @@
  * and cheerio's parse alone, parse5 (`load`) and htmlparser2 (`cheerio/slim`, the parser storytrail uses: its
  * floor). Ratios: vs storytrail.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readability } from "@mozilla/readability";
@@ -19,6 +20,18 @@ export interface ExtractSpeed {
   pages: number;
   meanKb: number;
   rows: { name: string; pagesPerCpuSecond: number; pagesPerSecond: number; vsStorytrail: number }[];
+  /** storytrail alone in a fresh process (bench/extract-alone.ts): median pages/s, wall clock. */
+  alone: { extract: number; parse: number };
+}
+
+/** Runs bench/extract-alone.ts in a child process (a heap no other extractor has touched). */
+export function benchExtractionAlone(rounds: number): { extract: number; parse: number } {
+  const out = execFileSync(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "extract-alone.ts"), String(rounds)],
+    { encoding: "utf8" },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1)!) as { extract: number; parse: number };
 }
 
 export function benchExtraction(rounds: number): ExtractSpeed {
@@ -48,6 +61,7 @@ export function benchExtraction(rounds: number): ExtractSpeed {
   );
   const base = results.get("storytrail extractArticle")!.cpuRate;
   return {
+    alone: benchExtractionAlone(rounds * 4),
     pages: pages.length,
     meanKb: pages.reduce((s, p) => s + p.html.length, 0) / pages.length / 1024,
     rows: [...results].map(([name, r]) => ({

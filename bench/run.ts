@@ -49,7 +49,7 @@ if (want("extract")) {
     `Extraction: ${r.pages} AEB dev pages in memory (${r.meanKb.toFixed(0)} KB mean), one core\n${formatTable(
       ["extractor", "pages/CPU-s", "pages/s wall", "vs storytrail"],
       r.rows.map((x) => [x.name, sig(x.pagesPerCpuSecond), sig(x.pagesPerSecond), ratio(x.vsStorytrail)]),
-    )}`,
+    )}\nstorytrail alone in a fresh process (bench/extract-alone.ts, median of rounds, wall): ${sig(r.alone.extract)} pages/s (target ≥ 250); htmlparser2 parse alone ${sig(r.alone.parse)} pages/s`,
   );
 }
 
