@@ -20,6 +20,7 @@ const functions = Object.keys(topology.functions) as FunctionName[];
 describe("bundled Lambdas", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "storytrail-bundles-"));
   const files = {} as Record<FunctionName, string>;
+  const staticExternals = {} as Record<FunctionName, string[]>;
   const savedEnv = { ...process.env };
   let site: DemoSite;
   let runtime: LocalRuntime;
@@ -27,7 +28,13 @@ describe("bundled Lambdas", () => {
   beforeAll(async () => {
     for (const fn of functions) {
       files[fn] = path.join(dir, fn, "index.mjs");
-      await build(esbuildOptions(path.join(ROOT, topology.functions[fn].entry), files[fn]));
+      const out = await build({
+        ...esbuildOptions(path.join(ROOT, topology.functions[fn].entry), files[fn]),
+        metafile: true,
+      });
+      staticExternals[fn] = Object.values(out.metafile.inputs).flatMap((i) =>
+        i.imports.filter((x) => x.external && x.kind === "import-statement").map((x) => x.path),
+      );
     }
     site = await startDemoSite();
     const handlers = {} as Record<FunctionName, LocalHandler>;
@@ -58,6 +65,15 @@ describe("bundled Lambdas", () => {
 
   it("are each under 1 MiB", () => {
     for (const fn of functions) expect(statSync(files[fn]).size, fn).toBeLessThan(1024 * 1024);
+  });
+
+  it("load nothing from the runtime at start: external SDK packages are only imported on demand", () => {
+    for (const fn of functions) {
+      expect(
+        staticExternals[fn]?.filter((p) => p.startsWith("@aws-sdk/") || p.startsWith("@smithy/")),
+        fn,
+      ).toEqual([]);
+    }
   });
 
   it("crawl the demo site end to end: every URL accounted for, the syndicated story clustered", async () => {
