@@ -4,7 +4,11 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
 
-const DEMO_PORT = 47_380;
+/**
+ * The demo site's fixed port, so a second run finds the same URLs. Below every OS's ephemeral range
+ * (Linux 32768+, macOS and Windows 49152+): a server bound to port 0 elsewhere never takes it.
+ */
+const DEMO_PORT = 28_380;
 
 interface CrawlOptions {
   sources?: string;
