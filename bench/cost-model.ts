@@ -136,111 +136,56 @@ export function invocationMs(
 export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
   const M = 1e6;
   const lines: CostLine[] = [];
+  // Every line is a quantity at a unit price: the dollars are derived, never written twice.
+  const add = (service: string, item: string, quantity: number, unit: string, unitPrice: number) =>
+    lines.push({ service, item, quantity, unit, usd: quantity * unitPrice });
+  const months = `${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"}`;
   let invocations = 0;
   let logBytes = 0;
   for (const [fn, f] of Object.entries(obs.functions)) {
     const inv = f.invocationsPerArticle * M;
     invocations += inv;
     const { ms } = invocationMs(fn, obs, s);
-    const gbs = inv * lambdaGbSeconds(ms, s.memoryMb[fn] ?? 1024);
-    lines.push({
-      service: "Lambda",
-      item: `${fn} compute (${s.memoryMb[fn] ?? 1024} MB, ${ms.toFixed(0)} ms/inv)`,
-      quantity: gbs,
-      unit: "GB-s",
-      usd: gbs * prices.lambdaArmPerGbSecond,
-    });
+    const memoryMb = s.memoryMb[fn] ?? 1024;
+    const item = `${fn} compute (${memoryMb} MB, ${ms.toFixed(0)} ms/inv)`;
+    add("Lambda", item, inv * lambdaGbSeconds(ms, memoryMb), "GB-s", prices.lambdaArmPerGbSecond);
     logBytes += inv * (PLATFORM_LOG_BYTES_PER_INVOCATION + (s.logLevel === "INFO" ? f.appLogBytes : 0));
   }
-  lines.push({
-    service: "Lambda",
-    item: "requests",
-    quantity: invocations,
-    unit: "requests",
-    usd: invocations * prices.lambdaPerRequest,
-  });
-  lines.push({
-    service: "SQS",
-    item: "FIFO requests (fetch queue)",
-    quantity: obs.sqs.fifoRequests * M,
-    unit: "requests",
-    usd: obs.sqs.fifoRequests * M * prices.sqsFifoPerRequest,
-  });
-  lines.push({
-    service: "SQS",
-    item: "standard requests (dedup queue)",
-    quantity: obs.sqs.standardRequests * M,
-    unit: "requests",
-    usd: obs.sqs.standardRequests * M * prices.sqsStandardPerRequest,
-  });
+  add("Lambda", "requests", invocations, "requests", prices.lambdaPerRequest);
+  add("SQS", "FIFO requests (fetch queue)", obs.sqs.fifoRequests * M, "requests", prices.sqsFifoPerRequest);
+  add(
+    "SQS",
+    "standard requests (dedup queue)",
+    obs.sqs.standardRequests * M,
+    "requests",
+    prices.sqsStandardPerRequest,
+  );
   let storedMonths = 0;
   for (const [table, t] of Object.entries(obs.tables)) {
     // Buckets items and their queries scale with the number of bands; their entries expire.
     const buckets = table === "buckets";
     const scale = buckets ? s.lshBandsTotal / obs.lshBandsTotal : 1;
-    const wru = t.wru * scale * M;
-    const rru = t.rru * scale * M;
     storedMonths +=
       t.storedBytes * scale * (buckets ? Math.min(s.storageMonths, s.lshRetentionMonths) : s.storageMonths);
-    lines.push({
-      service: "DynamoDB",
-      item: `${table} writes`,
-      quantity: wru,
-      unit: "WRU",
-      usd: wru * prices.dynamoPerWru,
-    });
-    lines.push({
-      service: "DynamoDB",
-      item: `${table} reads`,
-      quantity: rru,
-      unit: "RRU",
-      usd: rru * prices.dynamoPerRru,
-    });
+    add("DynamoDB", `${table} writes`, t.wru * scale * M, "WRU", prices.dynamoPerWru);
+    add("DynamoDB", `${table} reads`, t.rru * scale * M, "RRU", prices.dynamoPerRru);
   }
-  const gbMonths = (storedMonths * M) / GB;
-  lines.push({
-    service: "DynamoDB",
-    item: `storage (${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"})`,
-    quantity: gbMonths,
-    unit: "GB-month",
-    usd: gbMonths * prices.dynamoStoragePerGbMonth,
-  });
+  add("DynamoDB", `storage (${months})`, (storedMonths * M) / GB, "GB-month", prices.dynamoStoragePerGbMonth);
   const sampleScale = obs.rawSampleRate > 0 ? s.rawSampleRate / obs.rawSampleRate : 0;
-  const puts = obs.s3.puts * sampleScale * M;
-  lines.push({
-    service: "S3",
-    item: "PUT (raw samples)",
-    quantity: puts,
-    unit: "requests",
-    usd: puts * prices.s3PerPut,
-  });
-  const gets = obs.s3.gets * M;
-  lines.push({ service: "S3", item: "GET", quantity: gets, unit: "requests", usd: gets * prices.s3PerGet });
-  const s3Gb = (obs.s3.storedBytes * sampleScale * M) / GB;
-  lines.push({
-    service: "S3",
-    item: `storage (${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"})`,
-    quantity: s3Gb * s.storageMonths,
-    unit: "GB-month",
-    usd: s3Gb * s.storageMonths * prices.s3StoragePerGbMonth,
-  });
-  lines.push({
-    service: "CloudWatch Logs",
-    item: `ingestion (${s.logLevel})`,
-    quantity: logBytes / GB,
-    unit: "GB",
-    usd: (logBytes / GB) * prices.logsIngestPerGb,
-  });
+  add("S3", "PUT (raw samples)", obs.s3.puts * sampleScale * M, "requests", prices.s3PerPut);
+  add("S3", "GET", obs.s3.gets * M, "requests", prices.s3PerGet);
+  const s3GbMonths = ((obs.s3.storedBytes * sampleScale * M) / GB) * s.storageMonths;
+  add("S3", `storage (${months})`, s3GbMonths, "GB-month", prices.s3StoragePerGbMonth);
+  add("CloudWatch Logs", `ingestion (${s.logLevel})`, logBytes / GB, "GB", prices.logsIngestPerGb);
   // Active tracing samples by X-Ray's default rule: the first request each second, then 5 %. A crawl
   // runs tens of invocations a second, so about a tenth of them are traced.
-  const traces = invocations * XRAY_SAMPLED_SHARE;
-  lines.push({
-    service: "X-Ray",
-    item: "traces (default sampling, ~10 % of invocations)",
-    quantity: traces,
-    unit: "traces",
-    usd: traces * prices.xrayPerTrace,
-  });
+  add(
+    "X-Ray",
+    "traces (default sampling, ~10 % of invocations)",
+    invocations * XRAY_SAMPLED_SHARE,
+    "traces",
+    prices.xrayPerTrace,
+  );
   return lines;
 }
 
