@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 
 // The handlers' loggers read these at import (pipeline.ts is imported below, after them): INFO is
 // the deployed default, so log volume and its CPU are what Lambda would see.
@@ -153,7 +154,7 @@ if (want("pipeline") || want("cost")) {
         lshBandsTotal: obs.lshBandsTotal,
         logLevel: "INFO" as const,
         storageMonths: 1,
-        lshRetentionMonths: 3,
+        lshRetentionMonths: DEFAULT_LSH_RETENTION_DAYS / 30,
       };
       const lines = costBreakdown(obs, defaults);
       const total = totalUsd(lines);
@@ -173,7 +174,10 @@ if (want("pipeline") || want("cost")) {
         { label: "raw samples 0 %", change: { rawSampleRate: 0 } },
         { label: "log level WARN", change: { logLevel: "WARN" } },
         { label: "page latency 800 ms", change: { pageLatencyMs: 800 } },
-        { label: "storage kept 12 months (LSH entries 3)", change: { storageMonths: 12 } },
+        {
+          label: `storage kept 12 months (LSH entries ${DEFAULT_LSH_RETENTION_DAYS / 30})`,
+          change: { storageMonths: 12 },
+        },
       ]);
       const durations = Object.fromEntries(
         Object.keys(obs.functions).map((fn) => [fn, invocationMs(fn, obs, defaults)]),

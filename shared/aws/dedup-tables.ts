@@ -19,6 +19,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { DEFAULT_LSH_RETENTION_DAYS } from "../config/crawl-settings";
 import {
   type BucketHits,
   DedupConflictError,
@@ -44,9 +45,6 @@ export interface DedupTableOptions {
   readonly bucketRetentionDays?: number;
   readonly nowMs?: () => number;
 }
-
-/** News is syndicated within days: entries older than this mostly cost storage. */
-export const DEFAULT_BUCKET_RETENTION_DAYS = 90;
 
 const SUMMARY = "summary";
 const memberKey = (article_id: string) => `member#${article_id}`;
@@ -107,7 +105,7 @@ export class DynamoDedupStore implements DedupStore {
     private readonly tables: DedupTableNames,
     options: DedupTableOptions = {},
   ) {
-    this.retentionSeconds = (options.bucketRetentionDays ?? DEFAULT_BUCKET_RETENTION_DAYS) * 86_400;
+    this.retentionSeconds = (options.bucketRetentionDays ?? DEFAULT_LSH_RETENTION_DAYS) * 86_400;
     this.nowMs = options.nowMs ?? Date.now;
   }
 

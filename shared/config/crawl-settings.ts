@@ -7,6 +7,10 @@ const flag = z.pipe(
   z.transform((v) => v === "true" || v === "1"),
 );
 
+/** Days an article stays findable in the LSH buckets: news is syndicated within days, and older
+ * entries mostly cost storage. */
+export const DEFAULT_LSH_RETENTION_DAYS = 90;
+
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(
     z.string(),
@@ -17,7 +21,10 @@ export const crawlSettingsSchema = z.object({
   STORYTRAIL_RAW_SAMPLE_RATE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
   STORYTRAIL_MIN_HOST_DELAY_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 1000),
   /** Days an article stays findable in the LSH buckets (dedup λ). */
-  STORYTRAIL_LSH_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 90),
+  STORYTRAIL_LSH_RETENTION_DAYS: z._default(
+    z.coerce.number().check(z.int(), z.gte(1)),
+    DEFAULT_LSH_RETENTION_DAYS,
+  ),
   STORYTRAIL_CANONICAL_PARTNERS: z.pipe(
     z._default(z.string(), ""),
     z.transform((s) =>
