@@ -28,21 +28,33 @@ export const EXTERNAL_MODULES = [
   "@smithy/credential-provider-imds",
 ];
 
-/** esbuild options equal to the stack's bundling (CDK adds bundle, platform and target itself). */
+/** The bundling settings, as CDK's NodejsFunction names them (CDK sets platform and target from the runtime). */
+export const BUNDLING = {
+  format: "esm",
+  target: "node24",
+  mainFields: ["module", "main"],
+  banner: ESM_REQUIRE_BANNER,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: EXTERNAL_MODULES,
+} as const;
+
+/** The same settings for esbuild itself (benchmarks and the bundle test). */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,
     bundle: true,
-    format: "esm",
     platform: "node",
-    target: "node24",
-    mainFields: ["module", "main"],
-    banner: { js: ESM_REQUIRE_BANNER },
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    external: EXTERNAL_MODULES,
+    format: BUNDLING.format,
+    target: BUNDLING.target,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    external: [...BUNDLING.externalModules],
     logLevel: "error",
   };
 }

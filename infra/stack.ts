@@ -18,7 +18,7 @@ import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
-import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES } from "./bundling";
+import { BUNDLING } from "./bundling";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -244,13 +244,14 @@ export class StorytrailStack extends Stack {
       },
       bundling: {
         forceDockerBundling: false,
+        // infra/bundling.ts declares these once; the bench and the bundle test build with them too.
         format: OutputFormat.ESM,
-        mainFields: ["module", "main"],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        externalModules: EXTERNAL_MODULES,
+        mainFields: [...BUNDLING.mainFields],
+        banner: BUNDLING.banner,
+        minify: BUNDLING.minify,
+        sourceMap: BUNDLING.sourceMap,
+        sourcesContent: BUNDLING.sourcesContent,
+        externalModules: [...BUNDLING.externalModules],
       },
     });
     this.grant(name, fn);
