@@ -335,20 +335,25 @@ describe("schedules", () => {
   });
 });
 
+/** What both buckets (raw samples and their access logs) must be: SSE-S3 encrypted, never public. */
+const ENCRYPTED_PRIVATE_BUCKET = {
+  BucketEncryption: {
+    ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+  },
+  PublicAccessBlockConfiguration: {
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  },
+};
+
 describe("raw bucket", () => {
   it("is encrypted, private, lifecycled, logged and retained", () => {
     const raw = resources[logicalId(stack.buckets.raw)]!;
     expect(raw.DeletionPolicy).toBe("Retain");
     expect(raw.Properties).toMatchObject({
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
-      },
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
+      ...ENCRYPTED_PRIVATE_BUCKET,
       LifecycleConfiguration: {
         Rules: [
           {
@@ -364,17 +369,7 @@ describe("raw bucket", () => {
     expect(resources[logBucketId]).toMatchObject({
       Type: "AWS::S3::Bucket",
       DeletionPolicy: "Retain",
-      Properties: {
-        BucketEncryption: {
-          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
-        },
-        PublicAccessBlockConfiguration: {
-          BlockPublicAcls: true,
-          BlockPublicPolicy: true,
-          IgnorePublicAcls: true,
-          RestrictPublicBuckets: true,
-        },
-      },
+      Properties: ENCRYPTED_PRIVATE_BUCKET,
     });
     expect(resources[logBucketId]!.Properties.LifecycleConfiguration).toBeDefined();
   });
