@@ -164,8 +164,8 @@ if (want("pipeline") || want("cost")) {
         { label: "fetch memory 512 MB", change: { memoryMb: { fetch: 512 } } },
         { label: "fetch memory 1769 MB", change: { memoryMb: { fetch: 1769 } } },
         { label: "dedup memory 1024 MB", change: { memoryMb: { dedup: 1024 } } },
-        { label: "LSH 32 + 8 lede bands (the layout before)", change: { lshBandsTotal: 40 } },
-        { label: "LSH 12 + 4 lede bands", change: { lshBandsTotal: 16 } },
+        { label: "LSH 16×4 + 4×4 lede bands (the layout before)", change: { lshBandsTotal: 20 } },
+        { label: "LSH 6×3 + 3×3 lede bands", change: { lshBandsTotal: 9 } },
         {
           label: "LSH entries kept 12 months, storage 12 months",
           change: { storageMonths: 12, lshRetentionMonths: 12 },
