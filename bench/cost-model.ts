@@ -110,6 +110,21 @@ export interface CostLine {
   readonly usd: number;
 }
 
+/** One line: a quantity at a unit price, so the dollars are derived and never written twice. */
+function costLine(
+  service: string,
+  item: string,
+  quantity: number,
+  unit: string,
+  unitPrice: number,
+): CostLine {
+  return { service, item, quantity, unit, usd: quantity * unitPrice };
+}
+
+function monthsLabel(months: number): string {
+  return `${months} month${months === 1 ? "" : "s"}`;
+}
+
 /** Duration of one invocation at the given memory: CPU stretched below a full vCPU, plus waits. */
 export function invocationMs(
   fn: string,
@@ -136,10 +151,8 @@ export function invocationMs(
 export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
   const M = 1e6;
   const lines: CostLine[] = [];
-  // Every line is a quantity at a unit price: the dollars are derived, never written twice.
-  const add = (service: string, item: string, quantity: number, unit: string, unitPrice: number) =>
-    lines.push({ service, item, quantity, unit, usd: quantity * unitPrice });
-  const months = `${s.storageMonths} month${s.storageMonths === 1 ? "" : "s"}`;
+  const add = (...line: Parameters<typeof costLine>) => lines.push(costLine(...line));
+  const months = monthsLabel(s.storageMonths);
   let invocations = 0;
   let logBytes = 0;
   for (const [fn, f] of Object.entries(obs.functions)) {
@@ -187,6 +200,33 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     prices.xrayPerTrace,
   );
   return lines;
+}
+
+/**
+ * The design's floor, in dollars per million articles: the writes and storage every article costs
+ * whatever the implementation, with Lambda, SQS, reads, logs and traces counted as free. A target
+ * below this total cannot be met by tuning the code; only by changing the design (or its settings).
+ */
+export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
+  const articles = obs.tables.articles;
+  if (!articles) throw new Error("designFloor: the observation has no articles table (was the run metered?)");
+  const M = 1e6;
+  const wru = (item: string, perArticle: number) =>
+    costLine("DynamoDB", item, perArticle * M, "WRU", prices.dynamoPerWru);
+  return [
+    wru("frontier claim (the conditional put that decides seen/new)", 1),
+    // The stored record with its body; the run measured its WRU, index entry included.
+    wru("article item (+ its by-day index entry)", articles.wru),
+    wru("LSH entries (one item per band)", s.lshBandsTotal),
+    wru("cluster member + summary (every article joins or founds a story)", 2),
+    costLine(
+      "DynamoDB",
+      `article storage (${monthsLabel(s.storageMonths)})`,
+      ((articles.storedBytes * M) / GB) * s.storageMonths,
+      "GB-month",
+      prices.dynamoStoragePerGbMonth,
+    ),
+  ];
 }
 
 export function totalUsd(lines: readonly CostLine[]): number {

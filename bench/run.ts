@@ -134,7 +134,9 @@ if (want("pipeline") || want("cost")) {
       );
     }
     if (want("cost")) {
-      const { costBreakdown, totalUsd, sensitivity, invocationMs } = await import("./cost-model");
+      const { costBreakdown, designFloor, totalUsd, sensitivity, invocationMs } = await import(
+        "./cost-model"
+      );
       const { topology } = await import("../infra/topology");
       const [outlets, per] = quick ? [3, 15] : [5, 30];
       log(`cost: metered run, ${outlets} outlets × ${per} pages, handlers one at a time …`);
@@ -182,6 +184,14 @@ if (want("pipeline") || want("cost")) {
       const durations = Object.fromEntries(
         Object.keys(obs.functions).map((fn) => [fn, invocationMs(fn, obs, defaults)]),
       );
+      const floorLines = designFloor(obs, defaults);
+      const floorTotal = totalUsd(floorLines);
+      const floorByBands = [...new Set([4, 6, 8, defaults.lshBandsTotal])]
+        .sort((a, b) => a - b)
+        .map((bands) => ({
+          bands,
+          usdPerMillion: totalUsd(designFloor(obs, { ...defaults, lshBandsTotal: bands })),
+        }));
       results.cost = {
         observed: obs,
         requestCounts: r.requestCounts,
@@ -190,6 +200,7 @@ if (want("pipeline") || want("cost")) {
         lines,
         total,
         alternatives,
+        floor: { lines: floorLines, total: floorTotal, byBands: floorByBands },
       };
       const byService = new Map<string, number>();
       for (const l of lines) byService.set(l.service, (byService.get(l.service) ?? 0) + l.usd);
@@ -208,6 +219,15 @@ if (want("pipeline") || want("cost")) {
             `${a.deltaUsd >= 0 ? "+" : ""}$${a.deltaUsd.toFixed(2)}`,
           ]),
         )}`,
+      );
+      print(
+        `Design floor (writes and storage no implementation of this design avoids; Lambda, SQS, reads, logs and traces counted as free)\n${formatTable(
+          ["service", "item", "quantity per M articles", "unit", "USD per M"],
+          floorLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        )}\n\n${formatTable(
+          ["LSH bands", "floor USD per M"],
+          floorByBands.map((b) => [b.bands, `$${b.usdPerMillion.toFixed(2)}`]),
+        )}\nFLOOR $${floorTotal.toFixed(2)} per million articles at ${defaults.lshBandsTotal} bands (target ≤ $10)`,
       );
     }
   } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   costBreakdown,
+  designFloor,
   dynamoItemSize,
   lambdaGbSeconds,
   type Observed,
@@ -125,5 +126,73 @@ describe("cost per million articles", () => {
     // Articles' 6,000 bytes accrue every month; the buckets' 4,000 only for the first 3.
     expect(storage(1)).toBeCloseTo((10_000 * 1e6) / 2 ** 30);
     expect(storage(12)).toBeCloseTo(((12 * 6_000 + 3 * 4_000) * 1e6) / 2 ** 30);
+  });
+});
+
+describe("design floor", () => {
+  // The fixture with the tables the design writes per article, each at least what the floor counts.
+  const design: Observed = {
+    ...observed,
+    tables: {
+      ...observed.tables,
+      frontier: { rru: 1, wru: 2, storedBytes: 400 },
+      clusters: { rru: 6, wru: 4, storedBytes: 1000 },
+    },
+  };
+  const item = (lines: ReturnType<typeof designFloor>, prefix: string) =>
+    lines.find((l) => l.item.startsWith(prefix))!;
+
+  it("counts the claim, the article item, one entry per band, the cluster writes and article storage", () => {
+    const lines = designFloor(design, { ...settings, storageMonths: 3 });
+    expect(lines.map((l) => l.quantity)).toEqual([
+      1e6,
+      8e6,
+      40e6,
+      2e6,
+      ((6000 * 1e6) / 2 ** 30) * 3, // articles' bytes only, for 3 months
+    ]);
+    expect(item(lines, "article item").quantity).toBe(design.tables.articles!.wru * 1e6);
+    expect(item(lines, "LSH entries").quantity).toBe(settings.lshBandsTotal * 1e6);
+    expect(item(lines, "article storage").item).toBe("article storage (3 months)");
+    expect(item(lines, "article storage").usd).toBeCloseTo(
+      ((6000 * 3e6) / 2 ** 30) * PRICES.dynamoStoragePerGbMonth,
+    );
+    expect(totalUsd(lines)).toBeCloseTo(51e6 * PRICES.dynamoPerWru + ((6000 * 3e6) / 2 ** 30) * 0.25);
+  });
+
+  it("is a subset of the full breakdown of the same observation", () => {
+    for (const s of [settings, { ...settings, storageMonths: 12 }, { ...settings, lshBandsTotal: 4 }]) {
+      const floor = designFloor(design, s);
+      const full = costBreakdown(design, s);
+      expect(totalUsd(floor)).toBeLessThanOrEqual(totalUsd(full));
+      // Line by line too: each floor write is within what the run measured on its table.
+      const writes = (table: string) => full.find((l) => l.item === `${table} writes`)!.quantity;
+      expect(item(floor, "frontier claim").quantity).toBeLessThanOrEqual(writes("frontier"));
+      expect(item(floor, "article item").quantity).toBeLessThanOrEqual(writes("articles"));
+      expect(item(floor, "LSH entries").quantity).toBeLessThanOrEqual(writes("buckets"));
+      expect(item(floor, "cluster member").quantity).toBeLessThanOrEqual(writes("clusters"));
+      const storage = full.find((l) => l.service === "DynamoDB" && l.item.startsWith("storage"))!;
+      expect(item(floor, "article storage").quantity).toBeLessThanOrEqual(storage.quantity);
+    }
+  });
+
+  it("grows by one million WRU per LSH band and ignores every non-write setting", () => {
+    const at = (change: Partial<Settings>) => totalUsd(designFloor(design, { ...settings, ...change }));
+    for (const bands of [4, 6, 10]) {
+      expect(at({ lshBandsTotal: bands + 1 }) - at({ lshBandsTotal: bands })).toBeCloseTo(
+        1e6 * PRICES.dynamoPerWru,
+        9,
+      );
+    }
+    expect(at({ lshBandsTotal: 10 }) - at({ lshBandsTotal: 4 })).toBeCloseTo(6e6 * PRICES.dynamoPerWru, 9);
+    const base = at({});
+    expect(at({ minHostDelayMs: 0, logLevel: "WARN", rawSampleRate: 1, memoryMb: { fetch: 128 } })).toBe(
+      base,
+    );
+  });
+
+  it("throws when the observation has no articles table", () => {
+    const { articles: _, ...tables } = design.tables;
+    expect(() => designFloor({ ...design, tables }, settings)).toThrow(/articles table/);
   });
 });
