@@ -203,25 +203,31 @@ export class DynamoDedupStore implements DedupStore {
             TableName: this.tables.buckets,
             KeyConditionExpression: "band_hash = :b",
             ExpressionAttributeValues: { ":b": this.bandKey(k) },
-            ProjectionExpression: "article_id",
+            ProjectionExpression: "article_id, digest",
             ConsistentRead: opts.consistent ?? true,
             Limit: limitPerBucket,
           }),
         );
-        const ids = (out.Items ?? []).map((i) => String(i.article_id));
-        return { k, ids, full: ids.length >= limitPerBucket };
+        const items = out.Items ?? [];
+        return { k, items, full: items.length >= limitPerBucket };
       }),
     );
-    return {
-      ids: [...new Set(lists.flatMap((l) => l.ids))],
-      full: lists.filter((l) => l.full).map((l) => l.k),
-    };
+    const ids = new Set<string>();
+    const digests = new Map<string, Uint8Array>();
+    for (const { items } of lists) {
+      for (const item of items) {
+        const id = String(item.article_id);
+        ids.add(id);
+        if (item.digest instanceof Uint8Array) digests.set(id, item.digest);
+      }
+    }
+    return { ids: [...ids], digests, full: lists.filter((l) => l.full).map((l) => l.k) };
   }
 
-  async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {
+  async addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void> {
     const expires_at = Math.floor(this.nowMs() / 1000) + this.retentionSeconds;
     const puts = [...new Set(keys)].map((k) => ({
-      PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at } },
+      PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at, digest } },
     }));
     await this.batchWrite(this.tables.buckets, puts);
   }

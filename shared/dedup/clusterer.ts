@@ -21,6 +21,7 @@
  */
 import type { ClusterMember, ClusterSummary } from "../records";
 import { RECORD_VERSION } from "../records";
+import { candidateDigest, digestsMayMatch } from "./candidate-digest";
 import { compareFingerprints } from "./confirm";
 import { type Fingerprint, viewFingerprint } from "./fingerprint";
 import { bandKeys } from "./lsh";
@@ -63,6 +64,8 @@ export class DedupConflictError extends Error {
 /** What a bucket look-up found: candidate ids, and the keys whose bucket already holds the cap. */
 export interface BucketHits {
   readonly ids: string[];
+  /** Each id's candidate digest as filed with it (ids filed without one are absent). */
+  readonly digests: ReadonlyMap<string, Uint8Array>;
   /** Hot buckets (boilerplate shared by many pages): an article is not filed in them any more. */
   readonly full: number[];
 }
@@ -104,8 +107,8 @@ export interface DedupStore {
     limitPerBucket: number,
     opts?: { consistent?: boolean },
   ): Promise<BucketHits>;
-  /** Files the article under each key (idempotent). */
-  addToBuckets(keys: readonly number[], article_id: string): Promise<void>;
+  /** Files the article under each key with its candidate digest (idempotent). */
+  addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void>;
   getCluster(cluster_id: string): Promise<ClusterSummary | null>;
   getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
   listMembers(cluster_id: string): AsyncIterable<ClusterMember>;
@@ -366,9 +369,16 @@ async function confirmedClusters(
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
   const view = viewFingerprint(article.fingerprint);
+  const digest = candidateDigest(view);
   const hits = await store.queryBuckets(keys, params.maxBucketCandidates, { consistent });
   for (const k of hits.full) full.add(k);
-  const ids = hits.ids.filter((id) => id !== article.article_id && !skip.has(id));
+  const ids = hits.ids.filter((id) => {
+    if (id === article.article_id || skip.has(id)) return false;
+    const theirs = hits.digests.get(id);
+    if (!theirs || digestsMayMatch(digest, theirs, view.sig.length, params)) return true;
+    skip.add(id); // a stranger sharing a band by chance: turned away without reading its fingerprint
+    return false;
+  });
   const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
   for (const c of candidates) {
     skip.add(c.article_id);
@@ -446,6 +456,7 @@ export async function addArticle(
   await store.addToBuckets(
     keys.filter((k) => !hot.has(k)),
     article.article_id,
+    candidateDigest(article.fingerprint),
   );
   const second = await confirmedClusters(store, article, keys, params, judged, true, new Set());
 

@@ -21,6 +21,8 @@ export class MemoryDedupStore implements DedupStore {
   private readonly ordinal = new Map<string, number>();
   private readonly idOf: string[] = [];
   private readonly buckets = new Map<number, number | number[]>();
+  /** Candidate digest per article ordinal, as filed with its bucket entries. */
+  private readonly digests: Uint8Array[] = [];
   private readonly clusters = new Map<string, ClusterSummary>();
   private readonly members = new Map<string, Map<string, ClusterMember>>();
   private readonly outlets = new Map<string, Map<string, string | null>>();
@@ -71,11 +73,20 @@ export class MemoryDedupStore implements DedupStore {
         if (b.length >= limitPerBucket) full.push(k);
       }
     }
-    return { ids: [...seen].map((n) => this.idOf[n]!), full };
+    const ids: string[] = [];
+    const digests = new Map<string, Uint8Array>();
+    for (const n of seen) {
+      const id = this.idOf[n]!;
+      ids.push(id);
+      const d = this.digests[n];
+      if (d) digests.set(id, d);
+    }
+    return { ids, full, digests };
   }
 
-  async addToBuckets(keys: readonly number[], article_id: string): Promise<void> {
+  async addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void> {
     const n = this.ordinalOf(article_id);
+    this.digests[n] = digest;
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (b === undefined) this.buckets.set(k, n);

@@ -24,14 +24,15 @@ export const fingerprintParams = {
 
 export const matchParams = {
   /** LSH: bands × rows over the first bands*rows signature slots. Every band is one Buckets item
-   * per article (a write unit, the largest line of the cost model). Rows of 3 reach the same
-   * mid-similarity pairs as 4 with under half the bands; unrelated pairs (J ≈ 0.01) stay rare. */
-  bands: 7,
-  rows: 3,
+   * per article (a write unit, the largest line of the cost model). Rows of 2 reach mid-similarity
+   * pairs with few bands; the strangers they also let in (≈ bands·J²) are turned away by the
+   * candidate digest filed with each entry, not by reading their fingerprints. */
+  bands: 6,
+  rows: 2,
   /** LSH over the lede signature: finds truncated copies and copies with much added text, whose
    * whole-text Jaccard is too low for the main bands. Candidates only; confirmation uses the body. */
-  ledeBands: 3,
-  ledeRows: 3,
+  ledeBands: 2,
+  ledeRows: 2,
   /** Below this many shingles an article is never merged on similarity alone. */
   minShingles: 40,
   /** Estimated Jaccard at or above which two articles are copies (if their facts agree). */
@@ -50,6 +51,11 @@ export const matchParams = {
   containedEntityFactAgreement: 0.95,
   /** Minimum share of the shorter text's leading entities mentioned in the longer. */
   entityAgreement: 1,
+  /** A bucket entry is read as a candidate only if its digest (candidate-digest.ts) has at least
+   * this many body bytes equal to the article's… */
+  digestBodyMatches: 6,
+  /** …or this many lede bytes. */
+  digestLedeMatches: 4,
   /** Cap on candidates read from one bucket (boilerplate-heavy buckets stay bounded). */
   maxBucketCandidates: 200,
 } as const;

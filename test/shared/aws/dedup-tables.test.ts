@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { type DedupTableOptions, DynamoDedupStore } from "../../../shared/aws/dedup-tables";
+import { candidateDigest } from "../../../shared/dedup/candidate-digest";
 import {
   addArticle,
   articleBandKeys,
@@ -158,14 +159,23 @@ describe("DynamoDedupStore", () => {
     }
   });
 
-  it("files bucket entries with a TTL of the retention period", async () => {
+  it("files bucket entries with their candidate digest and a TTL of the retention period", async () => {
     const nowMs = Date.parse("2026-12-02T00:00:00Z");
     const { clients, res, store } = await freshStore({ bucketRetentionDays: 30, nowMs: () => nowMs });
     try {
       await addArticle(store, corpus[0]!);
       const items = (await clients.doc.send(new ScanCommand({ TableName: res.tables.buckets }))).Items ?? [];
       expect(items.length).toBe(articleBandKeys(corpus[0]!.fingerprint).length);
-      for (const i of items) expect(i.expires_at).toBe(nowMs / 1000 + 30 * 86_400);
+      const digest = candidateDigest(corpus[0]!.fingerprint);
+      for (const i of items) {
+        expect(i.expires_at).toBe(nowMs / 1000 + 30 * 86_400);
+        // Each entry carries the article's candidate digest, and a look-up returns it.
+        expect(i.digest).toEqual(digest);
+      }
+      const keys = articleBandKeys(corpus[0]!.fingerprint);
+      const hits = await store.queryBuckets(keys, 10);
+      expect(hits.ids).toEqual([corpus[0]!.article_id]);
+      expect(hits.digests.get(corpus[0]!.article_id)).toEqual(digest);
     } finally {
       destroyClients(clients);
     }

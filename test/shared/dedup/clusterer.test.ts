@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { candidateDigest } from "../../../shared/dedup/candidate-digest";
 import { addArticle, articleBandKeys, type DedupArticle } from "../../../shared/dedup/clusterer";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
@@ -76,6 +77,36 @@ describe("addArticle", () => {
       const hits = await store.queryBuckets([k], 100);
       expect(hits.ids.length).toBeLessThanOrEqual(3);
     }
+  });
+
+  it("turns away a stranger that shares a band without reading its fingerprint", async () => {
+    // A store that records which fingerprints the clusterer reads.
+    class ReadCounting extends MemoryDedupStore {
+      readonly read: string[] = [];
+      override async getArticles(ids: readonly string[]) {
+        this.read.push(...ids);
+        return super.getArticles(ids);
+      }
+    }
+    const store = new ReadCounting();
+    const story = doc("story", article(41), "2024-03-01T10:00:00Z");
+    const stranger = doc("stranger", article(42), "2024-03-01T09:00:00Z");
+    await addArticle(store, stranger, { now });
+    // The stranger also sits in every bucket of the story (a band shared by chance, many times over).
+    await store.addToBuckets(
+      articleBandKeys(story.fingerprint),
+      "stranger",
+      candidateDigest(stranger.fingerprint),
+    );
+    const copy = doc("copy", article(43), "2024-03-01T11:00:00Z");
+    await addArticle(store, copy, { now });
+    await store.addToBuckets(articleBandKeys(story.fingerprint), "copy", candidateDigest(story.fingerprint));
+    store.read.length = 0;
+    await addArticle(store, story, { now });
+    expect(store.read).not.toContain("stranger");
+    // An entry whose digest resembles the story's is read and judged (and rejected on its text).
+    expect(store.read).toContain("copy");
+    expect(partition(store)).toEqual([["copy"], ["story"], ["stranger"]]);
   });
 
   it("is idempotent: adding the same article twice changes nothing", async () => {
