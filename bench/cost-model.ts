@@ -202,10 +202,17 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
   return lines;
 }
 
+/** SQS messages per request at best (SendMessageBatch, ReceiveMessage and DeleteMessageBatch take 10). */
+const SQS_MESSAGES_PER_REQUEST = 10;
+
 /**
- * The design's floor, in dollars per million articles: the writes and storage every article costs
- * whatever the implementation, with Lambda, SQS, reads, logs and traces counted as free. A target
- * below this total cannot be met by tuning the code; only by changing the design (or its settings).
+ * The design's floor, in dollars per million articles: what every article costs whatever the
+ * implementation. Each article is claimed in the frontier, stored with its body, filed under one
+ * LSH item per band and looked up under each band, joins or founds a story (member + summary), passes
+ * two queues (fetch, dedup; sent, received and deleted, ten to a request at best) and is fetched by a
+ * Lambda that waits for the publisher's page. Everything else (the host delay, dedup's compute and
+ * state, candidate and cluster reads, logs, traces, samples) counts as free. A target below this
+ * total cannot be met by tuning the code; only by changing the design or its settings.
  */
 export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
   const articles = obs.tables.articles;
@@ -213,11 +220,19 @@ export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES)
   const M = 1e6;
   const wru = (item: string, perArticle: number) =>
     costLine("DynamoDB", item, perArticle * M, "WRU", prices.dynamoPerWru);
+  const fetchMb = s.memoryMb.fetch ?? 1024;
   return [
     wru("frontier claim (the conditional put that decides seen/new)", 1),
     // The stored record with its body; the run measured its WRU, index entry included.
     wru("article item (+ its by-day index entry)", articles.wru),
     wru("LSH entries (one item per band)", s.lshBandsTotal),
+    costLine(
+      "DynamoDB",
+      "LSH look-ups (one eventually consistent query per band)",
+      s.lshBandsTotal * readUnits(0, "eventual") * M,
+      "RRU",
+      prices.dynamoPerRru,
+    ),
     wru("cluster member + summary (every article joins or founds a story)", 2),
     costLine(
       "DynamoDB",
@@ -225,6 +240,20 @@ export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES)
       ((articles.storedBytes * M) / GB) * s.storageMonths,
       "GB-month",
       prices.dynamoStoragePerGbMonth,
+    ),
+    costLine(
+      "Lambda",
+      `fetch waiting for the page (${s.pageLatencyMs} ms at ${fetchMb} MB)`,
+      M * lambdaGbSeconds(s.pageLatencyMs, fetchMb),
+      "GB-s",
+      prices.lambdaArmPerGbSecond,
+    ),
+    costLine(
+      "SQS",
+      "2 queues × send, receive, delete (10 messages per request)",
+      (2 * 3 * M) / SQS_MESSAGES_PER_REQUEST,
+      "requests",
+      prices.sqsStandardPerRequest,
     ),
   ];
 }

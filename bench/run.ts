@@ -221,7 +221,7 @@ if (want("pipeline") || want("cost")) {
         )}`,
       );
       print(
-        `Design floor (writes and storage no implementation of this design avoids; Lambda, SQS, reads, logs and traces counted as free)\n${formatTable(
+        `Design floor (what every article costs in this design however it is coded: its writes, one look-up per band, its storage, two queue passages, the wait for its page; everything else counted as free)\n${formatTable(
           ["service", "item", "quantity per M articles", "unit", "USD per M"],
           floorLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
         )}\n\n${formatTable(

@@ -142,14 +142,17 @@ describe("design floor", () => {
   const item = (lines: ReturnType<typeof designFloor>, prefix: string) =>
     lines.find((l) => l.item.startsWith(prefix))!;
 
-  it("counts the claim, the article item, one entry per band, the cluster writes and article storage", () => {
+  it("counts the claim, the article, its band entries and look-ups, the cluster writes, storage, queues and the page wait", () => {
     const lines = designFloor(design, { ...settings, storageMonths: 3 });
     expect(lines.map((l) => l.quantity)).toEqual([
       1e6,
       8e6,
       40e6,
+      20e6, // one eventually consistent query per band: half a read unit each
       2e6,
       ((6000 * 1e6) / 2 ** 30) * 3, // articles' bytes only, for 3 months
+      0.3e6, // 300 ms at 1024 MB
+      0.6e6, // 2 queues × 3 requests, 10 messages each
     ]);
     expect(item(lines, "article item").quantity).toBe(design.tables.articles!.wru * 1e6);
     expect(item(lines, "LSH entries").quantity).toBe(settings.lshBandsTotal * 1e6);
@@ -157,7 +160,13 @@ describe("design floor", () => {
     expect(item(lines, "article storage").usd).toBeCloseTo(
       ((6000 * 3e6) / 2 ** 30) * PRICES.dynamoStoragePerGbMonth,
     );
-    expect(totalUsd(lines)).toBeCloseTo(51e6 * PRICES.dynamoPerWru + ((6000 * 3e6) / 2 ** 30) * 0.25);
+    expect(totalUsd(lines)).toBeCloseTo(
+      51e6 * PRICES.dynamoPerWru +
+        20e6 * PRICES.dynamoPerRru +
+        ((6000 * 3e6) / 2 ** 30) * 0.25 +
+        0.3e6 * PRICES.lambdaArmPerGbSecond +
+        0.6e6 * PRICES.sqsStandardPerRequest,
+    );
   });
 
   it("is a subset of the full breakdown of the same observation", () => {
@@ -176,19 +185,21 @@ describe("design floor", () => {
     }
   });
 
-  it("grows by one million WRU per LSH band and ignores every non-write setting", () => {
+  it("grows by one entry and one look-up per LSH band and ignores settings the design does not fix", () => {
     const at = (change: Partial<Settings>) => totalUsd(designFloor(design, { ...settings, ...change }));
+    const perBand = 1e6 * (PRICES.dynamoPerWru + 0.5 * PRICES.dynamoPerRru);
     for (const bands of [4, 6, 10]) {
-      expect(at({ lshBandsTotal: bands + 1 }) - at({ lshBandsTotal: bands })).toBeCloseTo(
-        1e6 * PRICES.dynamoPerWru,
-        9,
-      );
+      expect(at({ lshBandsTotal: bands + 1 }) - at({ lshBandsTotal: bands })).toBeCloseTo(perBand, 9);
     }
-    expect(at({ lshBandsTotal: 10 }) - at({ lshBandsTotal: 4 })).toBeCloseTo(6e6 * PRICES.dynamoPerWru, 9);
+    expect(at({ lshBandsTotal: 10 }) - at({ lshBandsTotal: 4 })).toBeCloseTo(6 * perBand, 9);
     const base = at({});
-    expect(at({ minHostDelayMs: 0, logLevel: "WARN", rawSampleRate: 1, memoryMb: { fetch: 128 } })).toBe(
+    expect(at({ minHostDelayMs: 0, logLevel: "WARN", rawSampleRate: 1, memoryMb: { dedup: 4096 } })).toBe(
       base,
     );
+    // The page wait is billed at the fetch function's memory.
+    const wait = (mb: number) =>
+      item(designFloor(design, { ...settings, memoryMb: { fetch: mb } }), "fetch waiting").quantity;
+    expect(wait(256)).toBeCloseTo(wait(1024) / 4);
   });
 
   it("throws when the observation has no articles table", () => {
