@@ -17,6 +17,19 @@ interface CrawlOptions {
   allowPrivate?: boolean;
   runId?: string;
   json?: boolean;
+  retryDelay: string;
+}
+
+/** SQS's longest visibility timeout: the longest a failed message can be held back. */
+const MAX_RETRY_DELAY_SECONDS = 43_200;
+
+function retryDelaySeconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > MAX_RETRY_DELAY_SECONDS)
+    throw new Error(
+      `--retry-delay must be a whole number of seconds from 0 to ${MAX_RETRY_DELAY_SECONDS}, got "${value}"`,
+    );
+  return n;
 }
 
 export function registerCrawl(program: Command): void {
@@ -29,8 +42,14 @@ export function registerCrawl(program: Command): void {
     .option("--allow-private", "allow fetching loopback and private addresses (local test sites only)")
     .option("--run-id <id>", "run id (defaults to local-<current UTC time>)")
     .option("--json", "print the summary as JSON")
+    .option(
+      "--retry-delay <seconds>",
+      "how long a page that failed transiently (5xx, 429, timeout) waits before its retry; in AWS it waits the fetch queue's visibility timeout",
+      "30",
+    )
     .action(async (opts: CrawlOptions) => {
       if (!opts.sources && !opts.demo) throw new Error("crawl needs --sources FILE or --demo");
+      retryDelaySeconds(opts.retryDelay);
       await crawl(opts);
     });
 }
@@ -72,6 +91,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
       prefix: "storytrail-",
+      // A failed message waits before its retry, as behind Lambda: a host answering 503 for a
+      // moment is not hammered three times in a second and its page not dead-lettered for it.
+      retryDelaySeconds: retryDelaySeconds(opts.retryDelay),
       settings: {
         ...(opts.demo || opts.allowPrivate ? { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" } : {}),
         ...(opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100", STORYTRAIL_RAW_SAMPLE_RATE: "1" } : {}),

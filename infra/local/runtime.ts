@@ -34,7 +34,10 @@ export interface LocalRuntimeOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** Concurrent invocations per queue-triggered function (Lambda's concurrency, scaled down). */
   readonly concurrency?: Partial<Record<QueueName, number>>;
+  /** How long a received batch stays invisible (the stand-in for the function timeout; default 120). */
   readonly visibilitySeconds?: number;
+  /** How long a failed message waits before it is retried (default 0, for tests; Lambda waits the
+   * queue's visibility timeout; `storytrail crawl` waits 30 s unless told otherwise). */
   readonly retryDelaySeconds?: number;
   /** Makes each handler through `make` and may wrap it (benchmarks time and meter them this way). */
   readonly instrument?: (fn: FunctionName, make: () => LocalHandler) => LocalHandler;

@@ -31,6 +31,14 @@ describe("storytrail CLI", () => {
     expect(r.stderr).toContain("--sources FILE or --demo");
   });
 
+  it("refuses a retry delay that is not a whole number of seconds SQS can hold", () => {
+    for (const bad of ["-1", "1.5", "soon", "50000"]) {
+      const r = cli(["crawl", "--demo", "--retry-delay", bad]);
+      expect(r.status, bad).not.toBe(0);
+      expect(r.stderr).toContain("--retry-delay must be a whole number of seconds from 0 to 43200");
+    }
+  });
+
   it("runs the demo crawl end to end, finds nothing new the second time, and re-extracts its samples", () => {
     const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-"));
     try {

@@ -129,3 +129,55 @@ describe("failure paths of a local run", () => {
     );
   });
 });
+
+describe("a transient failure in a local run", () => {
+  it("waits the retry delay before trying the page again, as Lambda waits the visibility timeout", async () => {
+    const attempts: number[] = [];
+    const site = await startNewsServer({
+      "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n"),
+      "/flaky": (_req, res) => {
+        attempts.push(Date.now());
+        if (attempts.length === 1) res.writeHead(503, { "content-type": "text/html" }).end("busy");
+        else
+          res
+            .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+            .end(page("Back up", words(300, "up")));
+      },
+    });
+    site.route(
+      "/sitemap.xml",
+      send(
+        "application/xml",
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url("/flaky")}</loc></url></urlset>`,
+      ),
+    );
+    const runtime = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("retry"),
+      retryDelaySeconds: 2,
+      settings: { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true", STORYTRAIL_MIN_HOST_DELAY_MS: "0" },
+    });
+    try {
+      const sources = {
+        sources: [
+          {
+            id: "f",
+            publication: "Flaky Post",
+            homepage: site.url("/"),
+            sitemaps: [site.url("/sitemap.xml")],
+          },
+        ],
+      };
+      await runtime.discover({ sources, run_id: "r1" });
+      await runtime.drain();
+      expect(attempts.length).toBe(2);
+      // SQS counts visibility in whole seconds; allow for the emulator's timer granularity.
+      expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(1_900);
+      const counts = await runtime.runCounts("r1");
+      expect(counts).toMatchObject({ claimed: 1, articles: 1, failed: 0, pending: 0 });
+    } finally {
+      await runtime.close();
+      await site.close();
+    }
+  });
+});
