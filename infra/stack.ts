@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -19,6 +19,7 @@ import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
 import { BUNDLING } from "./bundling";
+import type { DeploySettings } from "./deploy-settings";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -47,6 +48,8 @@ export interface StorytrailStackProps extends StackProps {
   readonly scheduleSources?: Partial<Record<FunctionName, readonly ScheduledSource[]>>;
   /** Repo root the topology's entries are relative to. Default: the parent of infra/. */
   readonly projectRoot?: string;
+  /** Deploy-time crawl settings (context `settings`, infra/deploy-settings.ts): every function's environment. */
+  readonly settings?: DeploySettings;
 }
 
 const POWERTOOLS_ENV = { POWERTOOLS_SERVICE_NAME: "storytrail", POWERTOOLS_METRICS_NAMESPACE: "storytrail" };
@@ -84,11 +87,13 @@ export class StorytrailStack extends Stack {
       buckets: mapRecord(this.buckets, (b) => b.bucketName),
     };
     for (const name of functionNames) {
-      this.functions[name] = this.fn(name, projectRoot, names);
+      this.functions[name] = this.fn(name, projectRoot, names, props.settings?.env ?? {});
       this.trigger(name, props);
     }
     this.qualityAlarm();
     this.outputs();
+    for (const warning of props.settings?.warnings ?? [])
+      Annotations.of(this).addWarningV2("storytrail:settings", warning);
   }
 
   /** The quality λ counts sudden per-publisher extraction drops; any drop in a day alarms. */
@@ -209,7 +214,12 @@ export class StorytrailStack extends Stack {
     }
   }
 
-  private fn(name: FunctionName, projectRoot: string, names: ResourceNames): NodejsFunction {
+  private fn(
+    name: FunctionName,
+    projectRoot: string,
+    names: ResourceNames,
+    settings: Readonly<Record<string, string>>,
+  ): NodejsFunction {
     const spec = topology.functions[name];
     const id = pascal(name);
     const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: LOG_RETENTION });
@@ -239,6 +249,7 @@ export class StorytrailStack extends Stack {
       logGroup,
       environment: {
         ...environmentFor(name, names),
+        ...settings,
         ...POWERTOOLS_ENV,
         NODE_OPTIONS: "--enable-source-maps",
       },

@@ -6,6 +6,7 @@ import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploySettings } from "../../infra/deploy-settings";
 import { MAX_SCHEDULE_INPUT_BYTES, type ScheduledSource, scheduleInputs } from "../../infra/schedule-inputs";
 import { StorytrailStack } from "../../infra/stack";
 import {
@@ -34,6 +35,11 @@ const sources: ScheduledSource[] = [
   { source_id: "wire", publication: "Wire", feeds: ["https://wire.example/rss"], schedule: HOURLY },
 ];
 
+const SETTINGS = {
+  STORYTRAIL_USER_AGENT: "examplebot/1.0 (+https://ops.example/crawler)",
+  STORYTRAIL_MIN_HOST_DELAY_MS: 2000,
+};
+
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 let app: App;
 let stack: StorytrailStack;
@@ -50,6 +56,7 @@ beforeAll(() => {
     projectRoot: repoRoot,
     schedules: { discover: DISCOVER_OVERRIDE },
     scheduleSources: { discover: sources },
+    settings: deploySettings(SETTINGS),
   });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Record<string, Resource>;
@@ -227,34 +234,40 @@ describe("functions", () => {
     },
   );
 
-  it.each(functionNames)("%s: env is exactly environmentFor() plus Powertools", (name: FunctionName) => {
-    const names: ResourceNames = {
-      tables: Object.fromEntries(tableNames.map((t) => [t, t])) as Record<TableName, string>,
-      queueUrls: Object.fromEntries(queueNames.map((q) => [q, q])) as Record<QueueName, string>,
-      buckets: { raw: "raw" },
-    };
-    const vars = (
-      resources[logicalId(stack.functions[name])]!.Properties.Environment as { Variables: object }
-    ).Variables as Record<string, unknown>;
-    expect(Object.keys(vars).sort()).toEqual(
-      [
-        ...Object.keys(environmentFor(name, names)),
-        "NODE_OPTIONS",
-        "POWERTOOLS_METRICS_NAMESPACE",
-        "POWERTOOLS_SERVICE_NAME",
-      ].sort(),
-    );
-    expect(vars).toMatchObject({
-      POWERTOOLS_SERVICE_NAME: "storytrail",
-      POWERTOOLS_METRICS_NAMESPACE: "storytrail",
-    });
-    // Each variable points at the resource the topology names.
-    for (const [table] of Object.entries(topology.functions[name].access.tables)) {
-      expect(vars[`TABLE_${table.toUpperCase()}`]).toEqual({
-        Ref: logicalId(stack.tables[table as TableName]),
+  it.each(functionNames)(
+    "%s: env is exactly environmentFor(), the deploy settings and Powertools",
+    (name: FunctionName) => {
+      const names: ResourceNames = {
+        tables: Object.fromEntries(tableNames.map((t) => [t, t])) as Record<TableName, string>,
+        queueUrls: Object.fromEntries(queueNames.map((q) => [q, q])) as Record<QueueName, string>,
+        buckets: { raw: "raw" },
+      };
+      const vars = (
+        resources[logicalId(stack.functions[name])]!.Properties.Environment as { Variables: object }
+      ).Variables as Record<string, unknown>;
+      expect(Object.keys(vars).sort()).toEqual(
+        [
+          ...Object.keys(environmentFor(name, names)),
+          ...Object.keys(SETTINGS),
+          "NODE_OPTIONS",
+          "POWERTOOLS_METRICS_NAMESPACE",
+          "POWERTOOLS_SERVICE_NAME",
+        ].sort(),
+      );
+      expect(vars).toMatchObject({
+        STORYTRAIL_USER_AGENT: SETTINGS.STORYTRAIL_USER_AGENT,
+        STORYTRAIL_MIN_HOST_DELAY_MS: "2000",
+        POWERTOOLS_SERVICE_NAME: "storytrail",
+        POWERTOOLS_METRICS_NAMESPACE: "storytrail",
       });
-    }
-  });
+      // Each variable points at the resource the topology names.
+      for (const [table] of Object.entries(topology.functions[name].access.tables)) {
+        expect(vars[`TABLE_${table.toUpperCase()}`]).toEqual({
+          Ref: logicalId(stack.tables[table as TableName]),
+        });
+      }
+    },
+  );
 
   it.each(functionNames)("%s: bundled locally as ESM (.mjs) with a require shim", (name: FunctionName) => {
     const code = resources[logicalId(stack.functions[name])]!.Properties.Code as { S3Key: string };
@@ -461,5 +474,22 @@ describe("stack", () => {
     const annotations = Annotations.fromStack(stack);
     expect(annotations.findError("*", Match.anyValue())).toEqual([]);
     expect(annotations.findWarning("*", Match.anyValue())).toEqual([]);
+  });
+
+  it("warns at synth when the deployment crawls with the default User-Agent", () => {
+    const other = new App({ outdir: mkdtempSync(path.join(tmpdir(), "storytrail-cdk-")) });
+    try {
+      const bare = new StorytrailStack(other, "StorytrailDefaults", {
+        projectRoot: repoRoot,
+        settings: deploySettings({}),
+      });
+      const warnings = Annotations.fromStack(bare).findWarning(
+        "*",
+        Match.stringLikeRegexp("STORYTRAIL_USER_AGENT"),
+      );
+      expect(warnings).toHaveLength(1);
+    } finally {
+      rmSync(other.outdir, { recursive: true, force: true });
+    }
   });
 });
