@@ -5,7 +5,8 @@
  * table adapter can make atomic with conditional writes:
  *
  *   1. read the article item; done already → return its (resolved) cluster        (idempotency)
- *   2. LSH buckets → candidate ids → candidate items → confirm each pair           (confirm.ts)
+ *   2. LSH buckets → candidate ids (strangers turned away by their digests, candidate-digest.ts)
+ *      → candidate items → confirm each pair                                          (confirm.ts)
  *   3. resolve candidates' clusters (follow merged_into); home = smallest id
  *      (none → a new id derived from this article's id)
  *   4. put the article item, state "pending", pointing at home; create home (summary + member,
