@@ -353,13 +353,14 @@ export async function mergeClusters(
 }
 
 /**
- * Clusters of the indexed articles under `keys` that are confirmed copies of `article`. Candidates in
- * `skip` were judged already (fingerprints never change, so neither does the verdict); every id
- * judged is added to it.
+ * Clusters of the indexed articles under `keys` that are confirmed copies of `article` (whose
+ * candidate digest is `digest`). Candidates in `skip` were judged already (fingerprints never change,
+ * so neither does the verdict); every id judged is added to it.
  */
 async function confirmedClusters(
   store: DedupStore,
   article: DedupArticle,
+  digest: Uint8Array,
   keys: readonly number[],
   params: MatchParams,
   skip: Set<string>,
@@ -370,7 +371,6 @@ async function confirmedClusters(
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
   const view = viewFingerprint(article.fingerprint);
-  const digest = candidateDigest(view);
   const hits = await store.queryBuckets(keys, params.maxBucketCandidates, { consistent });
   for (const k of hits.full) full.add(k);
   const ids = hits.ids.filter((id) => {
@@ -419,10 +419,12 @@ export async function addArticle(
 
   // 1. candidates already indexed, confirmed
   const keys = articleBandKeys(article.fingerprint, params);
+  // Filed with the article's bucket entries, and compared with the entries it finds there.
+  const digest = candidateDigest(article.fingerprint);
   const judged = new Set<string>();
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
   const hot = new Set<number>();
-  const first = await confirmedClusters(store, article, keys, params, judged, false, hot);
+  const first = await confirmedClusters(store, article, digest, keys, params, judged, false, hot);
   const targets = first.clusters;
   if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
 
@@ -457,9 +459,9 @@ export async function addArticle(
   await store.addToBuckets(
     keys.filter((k) => !hot.has(k)),
     article.article_id,
-    candidateDigest(article.fingerprint),
+    digest,
   );
-  const second = await confirmedClusters(store, article, keys, params, judged, true, new Set());
+  const second = await confirmedClusters(store, article, digest, keys, params, judged, true, new Set());
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.
