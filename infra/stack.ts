@@ -53,7 +53,6 @@ export interface StorytrailStackProps extends StackProps {
 }
 
 const POWERTOOLS_ENV = { POWERTOOLS_SERVICE_NAME: "storytrail", POWERTOOLS_METRICS_NAMESPACE: "storytrail" };
-/** ESM bundles still contain CJS deps that call require(); give them one. Aliased to avoid clashes. */
 const DLQ_RETENTION = Duration.days(14);
 const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);

@@ -11,6 +11,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand } from "@aws-sdk/client-s
 import type { AwsClients } from "../../shared/aws/clients";
 import {
   type BucketName,
+  type KeyAttr,
   type QueueName,
   type ResourceNames,
   type TableName,
@@ -33,36 +34,33 @@ export function physicalNames(prefix: string) {
   };
 }
 
+/** A table's or an index's key attributes, partition key first. */
+function keyAttrs(spec: Pick<TableSpec, "partitionKey" | "sortKey">): KeyAttr[] {
+  return [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : [])];
+}
+
+function keySchema(spec: Pick<TableSpec, "partitionKey" | "sortKey">): KeySchemaElement[] {
+  return keyAttrs(spec).map((k, i) => ({ AttributeName: k.name, KeyType: i === 0 ? "HASH" : "RANGE" }));
+}
+
 async function createTable(clients: AwsClients, name: string, spec: TableSpec): Promise<void> {
-  const keys = [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : [])];
-  const keyOf = (k: { name: string }, i: number): KeySchemaElement => ({
-    AttributeName: k.name,
-    KeyType: i === 0 ? "HASH" : "RANGE",
-  });
-  const KeySchema = keys.map(keyOf);
   const indexes = Object.entries(spec.indexes ?? {});
-  const attributes = new Map<string, string>();
-  for (const k of [
-    ...keys,
-    ...indexes.flatMap(([, x]) => [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])]),
-  ])
-    attributes.set(k.name, k.type);
-  const AttributeDefinitions: AttributeDefinition[] = [...attributes].map(
-    ([AttributeName, AttributeType]) => ({
-      AttributeName,
-      AttributeType: AttributeType as AttributeDefinition["AttributeType"],
-    }),
-  );
+  // Every key attribute of the table and of its indexes, each declared once.
+  const types = new Map([spec, ...indexes.map(([, x]) => x)].flatMap(keyAttrs).map((k) => [k.name, k.type]));
+  const AttributeDefinitions: AttributeDefinition[] = [...types].map(([AttributeName, AttributeType]) => ({
+    AttributeName,
+    AttributeType,
+  }));
   const GlobalSecondaryIndexes = indexes.map(([IndexName, x]) => ({
     IndexName,
-    KeySchema: [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])].map(keyOf),
+    KeySchema: keySchema(x),
     Projection: { ProjectionType: "INCLUDE" as const, NonKeyAttributes: [...x.include] },
   }));
   try {
     await clients.dynamo.send(
       new CreateTableCommand({
         TableName: name,
-        KeySchema,
+        KeySchema: keySchema(spec),
         AttributeDefinitions,
         BillingMode: "PAY_PER_REQUEST",
         ...(GlobalSecondaryIndexes.length > 0 ? { GlobalSecondaryIndexes } : {}),

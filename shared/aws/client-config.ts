@@ -25,8 +25,9 @@ export function endpointsFromEnv(env: Readonly<Record<string, string | undefined
   };
 }
 
-export function defaultRegion(): string {
-  return process.env.AWS_REGION ?? "us-east-1";
+/** The region of `env` (Lambda sets AWS_REGION), else us-east-1 for local runs. */
+export function defaultRegion(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.AWS_REGION ?? "us-east-1";
 }
 
 const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };

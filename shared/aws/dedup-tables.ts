@@ -268,7 +268,7 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   /** Pages of the items in one cluster's partition whose sort key starts with `prefix`. */
-  private queryPages(cluster_id: string, prefix: string, count = false) {
+  private queryPages(cluster_id: string, prefix: string) {
     return paginateQuery(
       { client: this.doc },
       {
@@ -277,7 +277,6 @@ export class DynamoDedupStore implements DedupStore {
         ExpressionAttributeNames: { "#i": "item" },
         ExpressionAttributeValues: { ":c": cluster_id, ":p": prefix },
         ConsistentRead: true,
-        ...(count ? { Select: "COUNT" as const } : {}),
       },
     );
   }

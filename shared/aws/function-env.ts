@@ -1,6 +1,6 @@
 /** Reads a function's resource names (set from the topology) and endpoints from its environment. */
 import { type BucketName, envNames, type QueueName, type TableName } from "../config/resource-names";
-import { type Endpoints, endpointsFromEnv } from "./client-config";
+import { defaultRegion, type Endpoints, endpointsFromEnv } from "./client-config";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -18,8 +18,8 @@ export const resource = {
 
 /**
  * Where the function's clients point; a function makes only the ones it uses
- * (makeDynamoClients, makeSqsClient, makeS3Client), so it never loads the other SDK clients.
+ * (makeDynamoClients, makeSqsClient, loadS3Client), so it never loads the other SDK clients.
  */
 export function awsTarget(env: Env): { endpoints: Endpoints; region: string } {
-  return { endpoints: endpointsFromEnv(env), region: env.AWS_REGION ?? "us-east-1" };
+  return { endpoints: endpointsFromEnv(env), region: defaultRegion(env) };
 }
