@@ -204,11 +204,15 @@ if (want("pipeline") || want("cost")) {
       };
       const byService = new Map<string, number>();
       for (const l of lines) byService.set(l.service, (byService.get(l.service) ?? 0) + l.usd);
-      print(
-        `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: host delay 1 s, page latency 300 ms assumed, raw samples 10 %, ${obs.lshBandsTotal} LSH bands, INFO logs, 1 month of storage)\n${formatTable(
+      const costTable = (ls: typeof lines) =>
+        formatTable(
           ["service", "item", "quantity per M articles", "unit", "USD per M"],
-          lines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
-        )}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles (target ≤ $10)`,
+          ls.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        );
+      const d = defaults;
+      const settingsText = `host delay ${d.minHostDelayMs / 1000} s, page latency ${d.pageLatencyMs} ms assumed, raw samples ${d.rawSampleRate * 100} %, ${d.lshBandsTotal} LSH bands, ${d.logLevel} logs, ${d.storageMonths} month of storage`;
+      print(
+        `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: ${settingsText})\n${costTable(lines)}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles (target ≤ $10)`,
       );
       print(
         `Sensitivity (one setting changed at a time, sorted by effect)\n${formatTable(
@@ -221,10 +225,7 @@ if (want("pipeline") || want("cost")) {
         )}`,
       );
       print(
-        `Design floor (what every article costs in this design however it is coded: its writes, one look-up per band, its storage, two queue passages, the wait for its page; everything else counted as free)\n${formatTable(
-          ["service", "item", "quantity per M articles", "unit", "USD per M"],
-          floorLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
-        )}\n\n${formatTable(
+        `Design floor (what every article costs in this design however it is coded: its writes, one look-up per band, its storage, two queue passages, the wait for its page; everything else counted as free)\n${costTable(floorLines)}\n\n${formatTable(
           ["LSH bands", "floor USD per M"],
           floorByBands.map((b) => [b.bands, `$${b.usdPerMillion.toFixed(2)}`]),
         )}\nFLOOR $${floorTotal.toFixed(2)} per million articles at ${defaults.lshBandsTotal} bands (target ≤ $10)`,
