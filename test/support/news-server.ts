@@ -148,6 +148,11 @@ export const BILLION_LAUGHS = `<?xml version="1.0"?>
 ]>
 <rss version="2.0"><channel><title>&lol9;</title><item><title>&lol9;</title><link>https://example.com/laughs</link></item></channel></rss>`;
 
+/** A plain sitemap listing `urls`. */
+export function urlset(urls: readonly string[]): string {
+  return `<?xml version="1.0"?><urlset ${SITEMAP_NS}>${urls.map((u) => `<url><loc>${u}</loc></url>`).join("")}</urlset>`;
+}
+
 export function bigSitemap(base: string, count: number): string {
   const parts: string[] = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${SITEMAP_NS}>`];
   for (let i = 0; i < count; i++)

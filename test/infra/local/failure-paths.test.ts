@@ -6,7 +6,7 @@ import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import { articleIdFor } from "../../../shared/url/canonical-url";
-import { type NewsServer, send, startNewsServer } from "../../support/news-server";
+import { type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 const words = (n: number, seed: string) =>
@@ -34,16 +34,8 @@ describe("failure paths of a local run", () => {
         res.writeHead(500, { "content-type": "text/html" }).end("oops");
       },
     });
-    const urls = ["/good", "/gone", "/thin", "/image", "/broken"].map(
-      (p) => `<url><loc>${site.url(p)}</loc></url>`,
-    );
-    site.route(
-      "/sitemap.xml",
-      send(
-        "application/xml",
-        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
-      ),
-    );
+    const urls = ["/good", "/gone", "/thin", "/image", "/broken"].map((p) => site.url(p));
+    site.route("/sitemap.xml", send("application/xml", urlset(urls)));
     runtime = await LocalRuntime.start({
       endpoints: inject("endpoints"),
       prefix: uniquePrefix("fail"),
@@ -144,13 +136,7 @@ describe("a transient failure in a local run", () => {
             .end(page("Back up", words(300, "up")));
       },
     });
-    site.route(
-      "/sitemap.xml",
-      send(
-        "application/xml",
-        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url("/flaky")}</loc></url></urlset>`,
-      ),
-    );
+    site.route("/sitemap.xml", send("application/xml", urlset([site.url("/flaky")])));
     const runtime = await LocalRuntime.start({
       endpoints: inject("endpoints"),
       prefix: uniquePrefix("retry"),

@@ -164,15 +164,15 @@ describe("DynamoDedupStore", () => {
     const { clients, res, store } = await freshStore({ bucketRetentionDays: 30, nowMs: () => nowMs });
     try {
       await addArticle(store, corpus[0]!);
+      const keys = articleBandKeys(corpus[0]!.fingerprint);
       const items = (await clients.doc.send(new ScanCommand({ TableName: res.tables.buckets }))).Items ?? [];
-      expect(items.length).toBe(articleBandKeys(corpus[0]!.fingerprint).length);
+      expect(items.length).toBe(keys.length);
       const digest = candidateDigest(corpus[0]!.fingerprint);
       for (const i of items) {
         expect(i.expires_at).toBe(nowMs / 1000 + 30 * 86_400);
         // Each entry carries the article's candidate digest, and a look-up returns it.
         expect(i.digest).toEqual(digest);
       }
-      const keys = articleBandKeys(corpus[0]!.fingerprint);
       const hits = await store.queryBuckets(keys, 10);
       expect(hits.ids).toEqual([corpus[0]!.article_id]);
       expect(hits.digests.get(corpus[0]!.article_id)).toEqual(digest);

@@ -2,7 +2,7 @@
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
-import { bigSitemap, type NewsServer, send, startNewsServer } from "../../support/news-server";
+import { bigSitemap, type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 describe("runDiscovery", () => {
@@ -54,15 +54,7 @@ describe("runDiscovery", () => {
     });
     try {
       const urls = ["/news/a", "/news/b", "/private/draft"].map((p) => guarded.url(p));
-      guarded.route(
-        "/s.xml",
-        send(
-          "application/xml",
-          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
-            .map((u) => `<url><loc>${u}</loc></url>`)
-            .join("")}</urlset>`,
-        ),
-      );
+      guarded.route("/s.xml", send("application/xml", urlset(urls)));
       const sources = {
         sources: [
           { id: "g", publication: "Guarded", homepage: guarded.url("/"), sitemaps: [guarded.url("/s.xml")] },
