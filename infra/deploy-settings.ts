@@ -1,11 +1,14 @@
 /**
- * Crawl settings an ops team sets at deploy time: `-c settings=FILE`, a JSON object of the
- * STORYTRAIL_* variables `shared/config/crawl-settings.ts` reads (User-Agent, host delay, raw-sample
- * rate, LSH retention, canonical partners). Validated at synth, so a typo fails `cdk synth`, not the
- * first crawl; every function gets them as environment variables.
+ * Settings an ops team sets at deploy time: `-c settings=FILE`, a JSON object of
+ * - the STORYTRAIL_* variables `shared/config/crawl-settings.ts` reads (User-Agent, host delay,
+ *   raw-sample rate, LSH retention, canonical partners): every function gets them as environment;
+ * - the deployment's own options (lower case, never in a function's environment): who the alarms
+ *   reach (`alarm_emails`, `alarm_https_endpoints`) and whether X-Ray tracing is on (`tracing`).
+ * Validated at synth, so a typo fails `cdk synth`, not the first crawl.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import * as z from "zod/mini";
 import { crawlSettings, crawlSettingsSchema } from "../shared/config/crawl-settings";
 
 /** Opens loopback and private addresses: for local runs against test sites, never for a deployment. */
@@ -13,9 +16,27 @@ const LOCAL_ONLY = "STORYTRAIL_ALLOW_PRIVATE_ADDRESSES";
 
 export const DEPLOYABLE_SETTINGS = Object.keys(crawlSettingsSchema.shape).filter((k) => k !== LOCAL_ONLY);
 
+/** The deployment's own options: lower-case keys of the settings file. */
+export const opsOptionsSchema = z.object({
+  /** E-mail addresses subscribed to the alarm topic (each confirms once by e-mail). */
+  alarm_emails: z._default(z.array(z.email()), []),
+  /**
+   * HTTPS endpoints subscribed to the alarm topic: an incident tool's SNS integration URL (PagerDuty,
+   * Opsgenie, …) that confirms the subscription. Chat (Slack, Teams) goes through AWS Chatbot on the
+   * exported AlarmTopicArn instead: see docs/operations.md.
+   */
+  alarm_https_endpoints: z._default(z.array(z.url({ protocol: /^https$/ })), []),
+  /** Active X-Ray tracing. Off by default: no handler has a tracer, so traces hold bare segments. */
+  tracing: z._default(z.boolean(), false),
+});
+export type OpsOptions = z.infer<typeof opsOptionsSchema>;
+const OPS_KEYS = Object.keys(opsOptionsSchema.shape);
+
 export interface DeploySettings {
   /** Environment variables for every function. */
   readonly env: Readonly<Record<string, string>>;
+  /** Alarm subscribers and tracing. */
+  readonly ops: OpsOptions;
   /** What the synth should warn about (the stack adds them as CDK warnings). */
   readonly warnings: readonly string[];
 }
@@ -25,22 +46,28 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw new Error(`${origin}: expected an object of STORYTRAIL_* settings`);
   const env: Record<string, string> = {};
+  const opsRaw: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
+    if (OPS_KEYS.includes(key)) {
+      opsRaw[key] = value;
+      continue;
+    }
     if (key === LOCAL_ONLY)
       throw new Error(
         `${origin}: ${LOCAL_ONLY} is for local runs against test sites, never for a deployment`,
       );
     if (!DEPLOYABLE_SETTINGS.includes(key))
-      throw new Error(`${origin}: unknown setting ${key} (known: ${DEPLOYABLE_SETTINGS.join(", ")})`);
+      throw new Error(
+        `${origin}: unknown setting ${key} (known: ${[...DEPLOYABLE_SETTINGS, ...OPS_KEYS].join(", ")})`,
+      );
     if (typeof value !== "string" && typeof value !== "number")
       throw new Error(`${origin}: ${key} must be a string or a number`);
     env[key] = String(value);
   }
   const parsed = crawlSettingsSchema.safeParse(env);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`${origin}: ${issues}`);
-  }
+  if (!parsed.success) throw new Error(`${origin}: ${issueList(parsed.error.issues)}`);
+  const ops = opsOptionsSchema.safeParse(opsRaw);
+  if (!ops.success) throw new Error(`${origin}: ${issueList(ops.error.issues)}`);
   const warnings: string[] = [];
   const agent = env.STORYTRAIL_USER_AGENT;
   if (!agent) {
@@ -52,7 +79,16 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
       `STORYTRAIL_USER_AGENT "${agent}" gives no contact: add a URL or an e-mail address publishers can reach`,
     );
   }
-  return { env, warnings };
+  if (ops.data.alarm_emails.length === 0 && ops.data.alarm_https_endpoints.length === 0) {
+    warnings.push(
+      "no alarm subscriber: set alarm_emails (or alarm_https_endpoints) in -c settings=FILE, or subscribe to the AlarmTopicArn output yourself, so an alarm reaches a person",
+    );
+  }
+  return { env, ops: ops.data, warnings };
+}
+
+function issueList(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; ");
 }
 
 /** Reads `-c settings=FILE` (relative to the project root); no context means the defaults. */

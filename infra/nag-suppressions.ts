@@ -26,13 +26,16 @@ export function acknowledgeAccessLogBucket(bucket: s3.Bucket): void {
 /** Findings on a function's own role: X-Ray, plus object-level grants on the buckets it may use. */
 export function acknowledgeFunctionRole(
   role: iam.Role,
+  tracing: boolean,
   buckets: readonly { bucket: s3.Bucket; mode: "read" | "write" | "readwrite" }[],
 ): void {
-  Validations.of(role).acknowledge({
-    id: "AwsSolutions-IAM5[Resource::*]",
-    reason:
-      "Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) use Resource *: X-Ray has no resource-level permissions for them.",
-  });
+  if (tracing) {
+    Validations.of(role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) use Resource *: X-Ray has no resource-level permissions for them.",
+    });
+  }
   for (const { bucket, mode } of buckets) {
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${arnRef(bucket)}/*]`,

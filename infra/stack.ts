@@ -18,8 +18,11 @@ import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
+import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/config/metrics";
+import { AlarmTopic } from "./alarm-topic";
 import { BUNDLING } from "./bundling";
-import type { DeploySettings } from "./deploy-settings";
+import { buildDashboard } from "./dashboard";
+import { type DeploySettings, deploySettings } from "./deploy-settings";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -52,7 +55,11 @@ export interface StorytrailStackProps extends StackProps {
   readonly settings?: DeploySettings;
 }
 
-const POWERTOOLS_ENV = { POWERTOOLS_SERVICE_NAME: "storytrail", POWERTOOLS_METRICS_NAMESPACE: "storytrail" };
+const POWERTOOLS_ENV = {
+  POWERTOOLS_SERVICE_NAME: "storytrail",
+  POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+};
+const ALARM_PERIOD = Duration.minutes(5);
 const DLQ_RETENTION = Duration.days(14);
 const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);
@@ -69,6 +76,9 @@ export class StorytrailStack extends Stack {
   readonly deadLetterQueues = {} as Record<QueueName, sqs.Queue>;
   readonly buckets = {} as Record<BucketName, s3.Bucket>;
   readonly functions = {} as Record<FunctionName, NodejsFunction>;
+  /** Every alarm of the stack goes through it, so each one notifies the topic's subscribers. */
+  readonly alarms: AlarmTopic;
+  private readonly settings: DeploySettings;
 
   constructor(scope: Construct, id: string, props: StorytrailStackProps = {}) {
     super(scope, id, props);
@@ -76,6 +86,8 @@ export class StorytrailStack extends Stack {
     // ownership whether or not the app's cdk.json sets the flag.
     this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
     const projectRoot = props.projectRoot ?? path.resolve(import.meta.dirname, "..");
+    this.settings = props.settings ?? deploySettings({});
+    this.alarms = new AlarmTopic(this, "Alarms", this.settings.ops);
 
     for (const name of tableNames) this.tables[name] = this.table(name);
     for (const name of queueNames) this.queue(name);
@@ -86,31 +98,33 @@ export class StorytrailStack extends Stack {
       buckets: mapRecord(this.buckets, (b) => b.bucketName),
     };
     for (const name of functionNames) {
-      this.functions[name] = this.fn(name, projectRoot, names, props.settings?.env ?? {});
+      this.functions[name] = this.fn(name, projectRoot, names);
       this.trigger(name, props);
     }
     this.qualityAlarm();
+    buildDashboard(this, "Dashboard", {
+      queues: this.queues,
+      deadLetterQueues: this.deadLetterQueues,
+      functions: this.functions,
+    });
     this.outputs();
-    for (const warning of props.settings?.warnings ?? [])
+    for (const warning of this.settings.warnings)
       Annotations.of(this).addWarningV2("storytrail:settings", warning);
   }
 
   /** The quality λ counts sudden per-publisher extraction drops; any drop in a day alarms. */
   private qualityAlarm(): void {
-    new cloudwatch.Alarm(this, "ExtractionQualityDropAlarm", {
-      alarmDescription:
+    this.alarms.alarm(this, "ExtractionQualityDropAlarm", {
+      description:
         "A publisher's extraction quality fell suddenly (body length, share with a valid date, or no articles): see the quality function's log for which source and metric.",
       metric: new cloudwatch.Metric({
-        namespace: POWERTOOLS_ENV.POWERTOOLS_METRICS_NAMESPACE,
-        metricName: "QualityDrops",
-        dimensionsMap: { service: "quality" },
+        namespace: METRICS_NAMESPACE,
+        metricName: qualityMetrics.drops,
+        dimensionsMap: { service: metricService.quality },
         statistic: "Maximum",
         period: Duration.days(1),
       }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      above: 0,
     });
   }
 
@@ -163,16 +177,17 @@ export class StorytrailStack extends Stack {
       retentionPeriod: Duration.days(spec.retentionDays),
       deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
     });
-    new cloudwatch.Alarm(this, `${pascal(name)}DeadLetterAlarm`, {
-      alarmDescription: `Messages in the ${name} dead-letter queue: ${spec.description}`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: "Maximum",
-      }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    this.alarms.alarm(this, `${pascal(name)}DeadLetterAlarm`, {
+      description: `Messages in the ${name} dead-letter queue: ${spec.description}`,
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: "Maximum" }),
+      above: 0,
+    });
+    this.alarms.alarm(this, `${pascal(name)}QueueAgeAlarm`, {
+      description: `The oldest message in the ${name} queue has waited over ${spec.alarmAgeSeconds} s: ${spec.description}`,
+      metric: queue.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: "Maximum" }),
+      above: spec.alarmAgeSeconds,
+      // Three periods: one slow host's batch may hold the age up briefly without a stall.
+      periods: 3,
     });
     this.queues[name] = queue;
     this.deadLetterQueues[name] = dlq;
@@ -213,12 +228,7 @@ export class StorytrailStack extends Stack {
     }
   }
 
-  private fn(
-    name: FunctionName,
-    projectRoot: string,
-    names: ResourceNames,
-    settings: Readonly<Record<string, string>>,
-  ): NodejsFunction {
+  private fn(name: FunctionName, projectRoot: string, names: ResourceNames): NodejsFunction {
     const spec = topology.functions[name];
     const id = pascal(name);
     const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: LOG_RETENTION });
@@ -243,12 +253,12 @@ export class StorytrailStack extends Stack {
       architecture: lambda.Architecture.ARM_64,
       memorySize: spec.memoryMb,
       timeout: Duration.seconds(spec.timeoutSeconds),
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: this.settings.ops.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       role,
       logGroup,
       environment: {
         ...environmentFor(name, names),
-        ...settings,
+        ...this.settings.env,
         ...POWERTOOLS_ENV,
         NODE_OPTIONS: "--enable-source-maps",
       },
@@ -266,17 +276,20 @@ export class StorytrailStack extends Stack {
     });
     this.grant(name, fn);
     // Scheduled runs have no DLQ of their own: an error alarm is how a failed run gets noticed.
-    new cloudwatch.Alarm(this, `${id}ErrorsAlarm`, {
-      alarmDescription: `The ${name} function threw: ${spec.description}`,
-      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: "Sum" }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    this.alarms.alarm(this, `${id}ErrorsAlarm`, {
+      description: `The ${name} function threw: ${spec.description}`,
+      metric: fn.metricErrors({ period: ALARM_PERIOD, statistic: "Sum" }),
+      above: 0,
+    });
+    this.alarms.alarm(this, `${id}ThrottlesAlarm`, {
+      description: `The ${name} function was throttled (account or reserved concurrency reached): ${spec.description}`,
+      metric: fn.metricThrottles({ period: ALARM_PERIOD, statistic: "Sum" }),
+      above: 0,
     });
     const { buckets } = topology.functions[name].access;
     acknowledgeFunctionRole(
       role,
+      this.settings.ops.tracing,
       (Object.entries(buckets) as [BucketName, "read" | "write" | "readwrite"][]).map(([bucket, mode]) => ({
         bucket: this.buckets[bucket],
         mode,

@@ -9,6 +9,7 @@ import { queryQualitySamples } from "../shared/aws/articles-table";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { SourcesTable } from "../shared/aws/sources-table";
+import { METRICS_NAMESPACE, metricService, qualityMetrics, SOURCE_DIMENSION } from "../shared/config/metrics";
 import {
   appendHistory,
   type DailyQuality,
@@ -37,8 +38,8 @@ export function createQualityHandler(env: Env) {
   const articlesTable = resource.table(env, "articles");
   const sources = new SourcesTable(doc, resource.table(env, "sources"));
   const metrics = new Metrics({
-    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "storytrail",
-    serviceName: "quality",
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: metricService.quality,
   });
 
   return async (event: QualityEvent = {}): Promise<QualityReport> => {
@@ -60,14 +61,14 @@ export function createQualityHandler(env: Env) {
       if (figures) {
         await sources.saveQualityHistory(id, appendHistory(history, figures));
         const m = metrics.singleMetric();
-        m.addDimension("source_id", id);
-        m.addMetric("ArticlesExtracted", MetricUnit.Count, figures.articles);
-        m.addMetric("MedianBodyWords", MetricUnit.Count, figures.median_words);
-        m.addMetric("ValidDateShare", MetricUnit.Percent, figures.valid_date_share * 100);
+        m.addDimension(SOURCE_DIMENSION, id);
+        m.addMetric(qualityMetrics.articles, MetricUnit.Count, figures.articles);
+        m.addMetric(qualityMetrics.medianBodyWords, MetricUnit.Count, figures.median_words);
+        m.addMetric(qualityMetrics.validDateShare, MetricUnit.Percent, figures.valid_date_share * 100);
       }
     }
     for (const d of drops) logger.warn("extraction quality drop", { ...d });
-    metrics.addMetric("QualityDrops", MetricUnit.Count, drops.length);
+    metrics.addMetric(qualityMetrics.drops, MetricUnit.Count, drops.length);
     metrics.publishStoredMetrics();
     return { day, sources: Object.fromEntries(today), drops };
   };

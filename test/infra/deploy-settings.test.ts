@@ -13,6 +13,7 @@ describe("deploySettings", () => {
       STORYTRAIL_MIN_HOST_DELAY_MS: 2000,
       STORYTRAIL_RAW_SAMPLE_RATE: "0.25",
       STORYTRAIL_CANONICAL_PARTNERS: "wire.example,partner.example",
+      alarm_emails: ["oncall@ops.example"],
     });
     expect(s.env).toEqual({
       STORYTRAIL_USER_AGENT: AGENT,
@@ -24,11 +25,14 @@ describe("deploySettings", () => {
   });
 
   it("warns when the default User-Agent would crawl, or one without a contact", () => {
-    expect(deploySettings({}).warnings).toEqual([expect.stringContaining("set STORYTRAIL_USER_AGENT")]);
-    expect(deploySettings({ STORYTRAIL_USER_AGENT: "mybot/1.0" }).warnings).toEqual([
+    const reached = { alarm_emails: ["oncall@example.org"] };
+    expect(deploySettings(reached).warnings).toEqual([expect.stringContaining("set STORYTRAIL_USER_AGENT")]);
+    expect(deploySettings({ ...reached, STORYTRAIL_USER_AGENT: "mybot/1.0" }).warnings).toEqual([
       expect.stringContaining("gives no contact"),
     ]);
-    expect(deploySettings({ STORYTRAIL_USER_AGENT: "mybot/1.0 (ops@example.org)" }).warnings).toEqual([]);
+    expect(
+      deploySettings({ ...reached, STORYTRAIL_USER_AGENT: "mybot/1.0 (ops@example.org)" }).warnings,
+    ).toEqual([]);
   });
 
   it("refuses what a deployment must never have, and what the crawl could not read", () => {
@@ -49,6 +53,38 @@ describe("deploySettings", () => {
   });
 });
 
+describe("deploySettings: the deployment's own options", () => {
+  it("reads alarm subscribers and tracing, and keeps them out of the functions' environment", () => {
+    const s = deploySettings({
+      STORYTRAIL_USER_AGENT: AGENT,
+      alarm_emails: ["oncall@ops.example"],
+      alarm_https_endpoints: ["https://events.pagerduty.example/integration/x/enqueue"],
+      tracing: true,
+    });
+    expect(s.ops).toEqual({
+      alarm_emails: ["oncall@ops.example"],
+      alarm_https_endpoints: ["https://events.pagerduty.example/integration/x/enqueue"],
+      tracing: true,
+    });
+    expect(Object.keys(s.env)).toEqual(["STORYTRAIL_USER_AGENT"]);
+    expect(s.warnings).toEqual([]);
+  });
+
+  it("defaults to no subscriber (with a warning) and tracing off", () => {
+    const s = deploySettings({ STORYTRAIL_USER_AGENT: AGENT });
+    expect(s.ops).toEqual({ alarm_emails: [], alarm_https_endpoints: [], tracing: false });
+    expect(s.warnings).toEqual([expect.stringContaining("no alarm subscriber")]);
+  });
+
+  it("refuses a malformed address, a plain-HTTP endpoint and a non-boolean tracing", () => {
+    expect(() => deploySettings({ alarm_emails: ["not-an-address"] })).toThrow(/alarm_emails/);
+    expect(() => deploySettings({ alarm_https_endpoints: ["http://hooks.example/x"] })).toThrow(
+      /alarm_https_endpoints/,
+    );
+    expect(() => deploySettings({ tracing: "yes" })).toThrow(/tracing/);
+  });
+});
+
 describe("settings.example.json", () => {
   it("is a valid deployment's settings, with a contact in its User-Agent", () => {
     const file = path.resolve(import.meta.dirname, "../..", "settings.example.json");
@@ -66,7 +102,10 @@ describe("settingsContext", () => {
       writeFileSync(path.join(dir, "broken.json"), "{ nope");
       const ctx = (value: unknown) => (key: string) => (key === "settings" ? value : undefined);
       expect(settingsContext(ctx("ops.json"), dir).env).toEqual({ STORYTRAIL_USER_AGENT: AGENT });
-      expect(settingsContext(ctx(undefined), dir)).toMatchObject({ env: {}, warnings: [expect.any(String)] });
+      expect(settingsContext(ctx(undefined), dir)).toMatchObject({
+        env: {},
+        warnings: [expect.stringContaining("User-Agent"), expect.stringContaining("no alarm subscriber")],
+      });
       expect(() => settingsContext(ctx("missing.json"), dir)).toThrow(/no such file/);
       expect(() => settingsContext(ctx("broken.json"), dir)).toThrow(/not valid JSON/);
       expect(() => settingsContext(ctx(""), dir)).toThrow(/path of a JSON file/);

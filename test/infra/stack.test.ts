@@ -21,6 +21,7 @@ import {
   tableNames,
   topology,
 } from "../../infra/topology";
+import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../../shared/config/metrics";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const DISCOVER_OVERRIDE = "cron(30 4 * * ? *)";
@@ -39,6 +40,10 @@ const SETTINGS = {
   STORYTRAIL_USER_AGENT: "examplebot/1.0 (+https://ops.example/crawler)",
   STORYTRAIL_MIN_HOST_DELAY_MS: 2000,
 };
+const OPS = {
+  alarm_emails: ["oncall@ops.example", "crawler-team@ops.example"],
+  alarm_https_endpoints: ["https://events.pagerduty.example/integration/abc/enqueue"],
+};
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 let app: App;
@@ -56,7 +61,7 @@ beforeAll(() => {
     projectRoot: repoRoot,
     schedules: { discover: DISCOVER_OVERRIDE },
     scheduleSources: { discover: sources },
-    settings: deploySettings(SETTINGS),
+    settings: deploySettings({ ...SETTINGS, ...OPS }),
   });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Record<string, Resource>;
@@ -224,8 +229,9 @@ describe("functions", () => {
         MemorySize: spec.memoryMb,
         Timeout: spec.timeoutSeconds,
         Handler: "index.handler",
-        TracingConfig: { Mode: "Active" },
       });
+      // Tracing is off unless the deploy settings turn it on: no handler has a tracer (issue 13).
+      expect(fn.TracingConfig).toBeUndefined();
       const logGroupId = [...refs((fn.LoggingConfig as { LogGroup: unknown }).LogGroup)][0]!;
       expect(resources[logGroupId]).toMatchObject({
         Type: "AWS::Logs::LogGroup",
@@ -493,3 +499,88 @@ describe("stack", () => {
     }
   });
 });
+
+describe("operations", () => {
+  const alarms = () => ofType("AWS::CloudWatch::Alarm");
+  const topicId = () => logicalId(stack.alarms.topic);
+
+  it("gives every alarm the alarm topic as its alarm and OK action", () => {
+    expect(alarms().length).toBe(stack.alarms.alarms.length);
+    expect(alarms().length).toBeGreaterThanOrEqual(queueNames.length * 2 + functionNames.length * 2 + 1);
+    for (const [id, alarm] of alarms()) {
+      expect([...refs(alarm.Properties.AlarmActions)], id).toEqual([topicId()]);
+      expect([...refs(alarm.Properties.OKActions)], id).toEqual([topicId()]);
+    }
+  });
+
+  it("subscribes the deploy settings' e-mail addresses and HTTPS endpoints, on an encrypted topic", () => {
+    for (const email of OPS.alarm_emails)
+      template.hasResourceProperties("AWS::SNS::Subscription", { Protocol: "email", Endpoint: email });
+    template.hasResourceProperties("AWS::SNS::Subscription", {
+      Protocol: "https",
+      Endpoint: OPS.alarm_https_endpoints[0],
+    });
+    const topic = resources[topicId()]!.Properties;
+    expect(topic.KmsMasterKeyId).toBeDefined();
+    template.hasOutput("AlarmTopicArn", { Value: { Ref: topicId() } });
+  });
+
+  it.each(functionNames)("%s: alarms when the function is throttled", (name: FunctionName) => {
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "Throttles",
+      Namespace: "AWS/Lambda",
+      Threshold: 0,
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: logicalId(stack.functions[name]) } }],
+    });
+  });
+
+  it.each(queueNames)(
+    "%s: alarms when its oldest message waits past the topology's limit",
+    (name: QueueName) => {
+      template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+        MetricName: "ApproximateAgeOfOldestMessage",
+        Namespace: "AWS/SQS",
+        Threshold: topology.queues[name].alarmAgeSeconds,
+        Dimensions: [
+          { Name: "QueueName", Value: { "Fn::GetAtt": [logicalId(stack.queues[name]), "QueueName"] } },
+        ],
+      });
+    },
+  );
+
+  it("watches only custom metrics that shared/config/metrics.ts declares for the function emitting them", () => {
+    const custom = alarms().filter(([, a]) => a.Properties.Namespace === METRICS_NAMESPACE);
+    expect(custom.length).toBeGreaterThan(0);
+    for (const [id, alarm] of custom) {
+      expect(Object.values(qualityMetrics), id).toContain(alarm.Properties.MetricName);
+      expect(alarm.Properties.Dimensions, id).toEqual([{ Name: "service", Value: metricService.quality }]);
+    }
+  });
+
+  it("has a dashboard with every stage, queue, DLQ, function and the per-publisher quality", () => {
+    const [[, dashboard]] = ofType("AWS::CloudWatch::Dashboard") as [[string, Resource]];
+    const body = JSON.stringify(stack.resolve(dashboard.Properties.DashboardBody));
+    for (const name of queueNames) {
+      expect(body).toContain(logicalId(stack.queues[name]));
+      expect(body).toContain(logicalId(stack.deadLetterQueues[name]));
+    }
+    for (const name of functionNames) expect(body).toContain(logicalId(stack.functions[name]));
+    for (const metric of Object.values(qualityMetrics)) expect(body).toContain(metric);
+    expect(body).toContain("ApproximateAgeOfOldestMessage");
+  });
+
+  it("has a runbook entry in docs/operations.md for every alarm", () => {
+    const runbook = readFileSync(path.join(repoRoot, "docs/operations.md"), "utf8");
+    for (const alarm of stack.alarms.alarms) {
+      expect(runbook, `runbook misses ${alarm.node.id}`).toContain(runbookName(alarm.node.id));
+    }
+  });
+});
+
+/** The runbook names alarms without the per-resource prefix: `<Queue>DeadLetterAlarm` → `DeadLetterAlarm`. */
+function runbookName(id: string): string {
+  const generic = ["DeadLetterAlarm", "QueueAgeAlarm", "ErrorsAlarm", "ThrottlesAlarm"].find((g) =>
+    id.endsWith(g),
+  );
+  return generic ?? id;
+}
