@@ -91,6 +91,8 @@ export interface Settings {
   readonly storageMonths: number;
   /** Months a Buckets entry lives before its TTL removes it (STORYTRAIL_LSH_RETENTION_DAYS). */
   readonly lshRetentionMonths: number;
+  /** Active X-Ray tracing (deploy setting `tracing`, off by default). */
+  readonly tracing: boolean;
 }
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
@@ -192,13 +194,14 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
   add("CloudWatch Logs", `ingestion (${s.logLevel})`, logBytes / GB, "GB", prices.logsIngestPerGb);
   // Active tracing samples by X-Ray's default rule: the first request each second, then 5 %. A crawl
   // runs tens of invocations a second, so about a tenth of them are traced.
-  add(
-    "X-Ray",
-    "traces (default sampling, ~10 % of invocations)",
-    invocations * XRAY_SAMPLED_SHARE,
-    "traces",
-    prices.xrayPerTrace,
-  );
+  if (s.tracing)
+    add(
+      "X-Ray",
+      "traces (default sampling, ~10 % of invocations)",
+      invocations * XRAY_SAMPLED_SHARE,
+      "traces",
+      prices.xrayPerTrace,
+    );
   return lines;
 }
 

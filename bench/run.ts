@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { deploySettings } from "../infra/deploy-settings";
 import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 
 // The handlers' loggers read these at import (pipeline.ts is imported below, after them): INFO is
@@ -157,6 +158,7 @@ if (want("pipeline") || want("cost")) {
         logLevel: "INFO" as const,
         storageMonths: 1,
         lshRetentionMonths: DEFAULT_LSH_RETENTION_DAYS / 30,
+        tracing: deploySettings({}).ops.tracing,
       };
       const lines = costBreakdown(obs, defaults);
       const total = totalUsd(lines);
@@ -175,6 +177,7 @@ if (want("pipeline") || want("cost")) {
         { label: "raw samples 100 %", change: { rawSampleRate: 1 } },
         { label: "raw samples 0 %", change: { rawSampleRate: 0 } },
         { label: "log level WARN", change: { logLevel: "WARN" } },
+        { label: "X-Ray active tracing on", change: { tracing: true } },
         { label: "page latency 800 ms", change: { pageLatencyMs: 800 } },
         {
           label: `storage kept 12 months (LSH entries ${DEFAULT_LSH_RETENTION_DAYS / 30})`,

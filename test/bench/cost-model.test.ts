@@ -80,6 +80,7 @@ const settings: Settings = {
   logLevel: "INFO",
   storageMonths: 1,
   lshRetentionMonths: 3,
+  tracing: true,
 };
 
 describe("cost per million articles", () => {
@@ -205,5 +206,15 @@ describe("design floor", () => {
   it("throws when the observation has no articles table", () => {
     const { articles: _, ...tables } = design.tables;
     expect(() => designFloor({ ...design, tables }, settings)).toThrow(/articles table/);
+  });
+});
+
+describe("tracing", () => {
+  it("prices X-Ray only when the deployment turns tracing on", () => {
+    const on = costBreakdown(observed, settings).filter((l) => l.service === "X-Ray");
+    const off = costBreakdown(observed, { ...settings, tracing: false }).filter((l) => l.service === "X-Ray");
+    expect(on).toHaveLength(1);
+    expect(on[0]!.usd).toBeGreaterThan(0);
+    expect(off).toEqual([]);
   });
 });
