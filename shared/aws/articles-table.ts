@@ -1,8 +1,6 @@
 /** The Articles table (DynamoDB adapter of `ArticleStore`). */
-import { type DynamoDBDocumentClient, GetCommand, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ArticleStore } from "../crawl/ports";
-import type { QualitySample } from "../quality/publisher-stats";
 import { type Article, articleSchema } from "../records";
 import { setExpression } from "./update-expression";
 
@@ -29,46 +27,6 @@ export class ArticlesTable implements ArticleStore {
     );
     if (!out.Item) return null;
     return articleFromItem(out.Item);
-  }
-}
-
-/**
- * Quality samples of the articles collected in [since, until): a Query of the by-day index per UTC day
- * in the window, so the daily read costs one day of ~150-byte index items, whatever the table's size.
- */
-export async function* queryQualitySamples(
-  doc: DynamoDBDocumentClient,
-  tableName: string,
-  since: Date,
-  until: Date,
-): AsyncGenerator<QualitySample> {
-  const from = since.toISOString();
-  const to = until.toISOString();
-  for (let day = Date.parse(from.slice(0, 10)); day < until.getTime(); day += 86_400_000) {
-    const pages = paginateQuery(
-      { client: doc },
-      {
-        TableName: tableName,
-        IndexName: ARTICLES_BY_DAY_INDEX,
-        KeyConditionExpression: "collected_day = :d AND collected_at BETWEEN :from AND :to",
-        ExpressionAttributeValues: {
-          ":d": new Date(day).toISOString().slice(0, 10),
-          ":from": from,
-          ":to": to,
-        },
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        // BETWEEN is inclusive; the window is not.
-        if (String(item.collected_at) === to) continue;
-        yield {
-          source_id: String(item.source_id),
-          word_count: Number(item.word_count ?? 0),
-          published_at: (item.published_at as string | null) ?? null,
-        };
-      }
-    }
   }
 }
 

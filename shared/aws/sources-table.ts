@@ -2,6 +2,10 @@
 import { type DynamoDBDocumentClient, GetCommand, paginateScan, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SourceState } from "../crawl/ports";
 import type { DailyQuality } from "../quality/publisher-stats";
+import type { QualityFinding } from "../quality/quality-run";
+
+/** Findings a source keeps (newest last): two weeks of a drop on every metric, and the item stays small. */
+export const KEPT_FINDINGS = 20;
 
 export class SourcesTable implements SourceState {
   constructor(
@@ -43,6 +47,28 @@ export class SourcesTable implements SourceState {
         Key: { source_id: sourceId },
         UpdateExpression: "SET quality_history = :h",
         ExpressionAttributeValues: { ":h": history },
+      }),
+    );
+  }
+
+  /** The source's recent quality findings, newest last. */
+  async qualityFindings(sourceId: string): Promise<QualityFinding[]> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: { source_id: sourceId } }),
+    );
+    return (out.Item?.quality_findings as QualityFinding[] | undefined) ?? [];
+  }
+
+  /** Adds findings (replacing a re-run's for the same day and metric), bounded to KEPT_FINDINGS. */
+  async appendQualityFindings(sourceId: string, findings: readonly QualityFinding[]): Promise<void> {
+    const fresh = new Set(findings.map((f) => `${f.day}|${f.metric}`));
+    const kept = (await this.qualityFindings(sourceId)).filter((f) => !fresh.has(`${f.day}|${f.metric}`));
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { source_id: sourceId },
+        UpdateExpression: "SET quality_findings = :f",
+        ExpressionAttributeValues: { ":f": [...kept, ...findings].slice(-KEPT_FINDINGS) },
       }),
     );
   }

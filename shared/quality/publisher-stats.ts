@@ -4,6 +4,7 @@
  * recent history, not against a global threshold).
  */
 export interface QualitySample {
+  readonly article_id: string;
   readonly source_id: string;
   readonly word_count: number;
   readonly published_at: string | null;

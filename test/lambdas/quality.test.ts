@@ -36,12 +36,22 @@ describe("quality λ", () => {
       await putDay(d, 500, true);
       reports.push((await runtime.invoke("quality", { at: `${d}T23:00:00.000Z` })) as QualityReport);
     }
-    expect(reports.every((r) => r.drops.length === 0)).toBe(true);
+    expect(reports.every((r) => r.findings.length === 0)).toBe(true);
     expect(reports[2]?.sources["daily-bugle"]).toMatchObject({ articles: 12, valid_date_share: 1 });
     await putDay("2026-11-29", 40, false); // a template change: teaser-only bodies, dates lost
     const broken = (await runtime.invoke("quality", { at: "2026-11-29T23:00:00.000Z" })) as QualityReport;
-    expect(broken.drops.map((d) => d.metric).sort()).toEqual(["median_words", "valid_date_share"]);
+    expect(broken.findings.map((d) => d.metric).sort()).toEqual(["median_words", "valid_date_share"]);
     const silent = (await runtime.invoke("quality", { at: "2026-12-01T23:00:00.000Z" })) as QualityReport;
-    expect(silent.drops).toEqual([{ source_id: "daily-bugle", metric: "articles", today: 0, baseline: 12 }]);
+    expect(silent.findings).toEqual([
+      {
+        source_id: "daily-bugle",
+        metric: "articles",
+        today: 0,
+        baseline: 12,
+        day: "2026-12-01",
+        sample_urls: [],
+        raw_keys: [],
+      },
+    ]);
   });
 });

@@ -23,10 +23,10 @@ describe("publisher quality", () => {
   it("summarises a day per source: count, median words, share with a valid date", () => {
     const s = summarise(
       [
-        { source_id: "a", word_count: 100, published_at: "2026-11-30T10:00:00Z" },
-        { source_id: "a", word_count: 300, published_at: null },
-        { source_id: "a", word_count: 200, published_at: "2026-11-30T11:00:00Z" },
-        { source_id: "b", word_count: 50, published_at: null },
+        { article_id: "1", source_id: "a", word_count: 100, published_at: "2026-11-30T10:00:00Z" },
+        { article_id: "2", source_id: "a", word_count: 300, published_at: null },
+        { article_id: "3", source_id: "a", word_count: 200, published_at: "2026-11-30T11:00:00Z" },
+        { article_id: "4", source_id: "b", word_count: 50, published_at: null },
       ],
       "2026-11-30",
     );
