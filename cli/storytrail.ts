@@ -3,6 +3,8 @@ import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
 import { registerExtract } from "./commands/extract";
+import { registerQuality } from "./commands/quality";
+import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
 import { registerUrl } from "./commands/url";
 
@@ -16,5 +18,7 @@ registerUrl(program);
 registerExtract(program);
 registerReextract(program);
 registerDedup(program);
+registerQuality(program);
+registerRedrive(program);
 
 await program.parseAsync(process.argv);

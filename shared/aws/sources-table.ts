@@ -73,6 +73,25 @@ export class SourcesTable implements SourceState {
     );
   }
 
+  /** Every source's quality history and findings, for the quality table. */
+  async *qualityOfAll(): AsyncGenerator<{
+    source_id: string;
+    history: DailyQuality[];
+    findings: QualityFinding[];
+  }> {
+    const pages = paginateScan(
+      { client: this.doc },
+      { TableName: this.tableName, ProjectionExpression: "source_id, quality_history, quality_findings" },
+    );
+    for await (const page of pages)
+      for (const item of page.Items ?? [])
+        yield {
+          source_id: String(item.source_id),
+          history: (item.quality_history as DailyQuality[] | undefined) ?? [],
+          findings: (item.quality_findings as QualityFinding[] | undefined) ?? [],
+        };
+  }
+
   /** Every source id with state (sources that stopped yielding articles must be judged too). */
   async *sourceIds(): AsyncGenerator<string> {
     const pages = paginateScan(

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import type { QualityReport } from "../../../lambdas/quality";
 import { SourcesTable } from "../../../shared/aws/sources-table";
+import { renderQualityTable } from "../../../shared/quality/quality-table";
 import { type NewsServer, SITEMAP_NS, send, startNewsServer } from "../../support/news-server";
 import { uniquePrefix } from "../../support/unique-prefix";
 
@@ -147,5 +148,13 @@ describe("quality run: a template change at one publisher", () => {
     const sources = new SourcesTable(runtime.clients.doc, runtime.resources.tables.sources);
     expect(await sources.qualityFindings("shifty")).toEqual(after.findings);
     expect(await sources.qualityFindings("steady")).toEqual([]);
+    // What `storytrail quality` prints: the changed publisher flagged with its evidence, the other ok.
+    const all = [];
+    for await (const s of sources.qualityOfAll()) all.push(s);
+    const table = renderQualityTable(all.sort((a, b) => a.source_id.localeCompare(b.source_id)));
+    const rows = table.split("\n");
+    expect(rows.find((r) => r.startsWith("shifty"))).toMatch(/DROP median_words, DROP valid_date_share$/);
+    expect(rows.find((r) => r.startsWith("steady"))).toMatch(/ok$/);
+    for (const url of after.findings[0]!.sample_urls) expect(table).toContain(`sample ${url}`);
   });
 });
