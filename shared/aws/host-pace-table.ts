@@ -2,17 +2,16 @@
  * Per-host pacing across every concurrent fetch Lambda. The FIFO queue (one message group per host)
  * already keeps one batch per host in flight; this table closes the gap between two batches handled
  * by different containers: each request reserves the host's next slot with a conditional write, so
- * two requests to one host are always at least max(Crawl-delay, minimum) apart.
+ * two requests to one host are always at least the politeness rule's interval apart (crawl-delay.ts).
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Pacer } from "../crawl/ports";
-import { pacingIntervalMs } from "../fetch/host-pacer";
+import { hostIntervalMs } from "../fetch/crawl-delay";
+import { sleepMs } from "../fetch/host-pacer";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
-  /** A Crawl-delay longer than this is capped (default 30 s; see FETCH_TIMEOUT_SECONDS in the topology). */
-  readonly maxDelayMs?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -29,14 +28,11 @@ export class HostPaceTable implements Pacer {
     private readonly opts: HostPaceOptions,
   ) {
     this.now = opts.now ?? Date.now;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = opts.sleep ?? sleepMs;
   }
 
   intervalMs(crawlDelaySeconds?: number | null): number {
-    return Math.min(
-      this.opts.maxDelayMs ?? 30_000,
-      pacingIntervalMs(this.opts.minDelayMs, crawlDelaySeconds),
-    );
+    return hostIntervalMs(this.opts.minDelayMs, crawlDelaySeconds);
   }
 
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {

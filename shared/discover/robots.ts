@@ -3,12 +3,13 @@
  * RFC 9309 error rules: 4xx → allow all; 5xx, 429, network failure or a blocked address → disallow all;
  * more than 5 redirects → unavailable (allow all); bodies over 500 KiB are parsed up to the cap.
  */
-import robotsParser from "robots-parser";
 import type { HttpClient } from "../fetch/http";
 import { robotsToken } from "../fetch/user-agent";
+import { escapePath, ROBOTS_MAX_BYTES, RobotsTxt } from "./robots-txt";
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;
+  /** As the file states it (≥ 0, Infinity for `1e999`); the politeness rule (shared/fetch/crawl-delay.ts) clamps it. */
   crawlDelaySeconds: number | null;
   sitemaps: string[];
   status: "ok" | "allow_all" | "disallow_all";
@@ -16,8 +17,6 @@ export interface RobotsRules {
   detail?: string;
 }
 
-/** RFC 9309 §2.5: parsers must handle at least 500 KiB; content after that may be ignored. */
-export const ROBOTS_MAX_BYTES = 500 * 1024;
 const ROBOTS_TIMEOUT_MS = 15_000;
 
 function fixedRules(status: "allow_all" | "disallow_all", detail: string): RobotsRules {
@@ -25,27 +24,46 @@ function fixedRules(status: "allow_all" | "disallow_all", detail: string): Robot
   return { isAllowed: () => allowed, crawlDelaySeconds: null, sitemaps: [], status, detail };
 }
 
-export function parseRobots(robotsUrl: string, body: string, userAgent: string): RobotsRules {
-  const token = robotsToken(userAgent);
-  const robots = robotsParser(robotsUrl, body);
-  const delay = robots.getCrawlDelay(token);
+/** RFC 9309 §2.3.5: Sitemap: takes a fully qualified http(s) URL; anything else is ignored. */
+function sitemapUrls(values: readonly string[]): string[] {
   const sitemaps: string[] = [];
-  for (const s of robots.getSitemaps()) {
-    // RFC 9309 §2.3.5: Sitemap: takes a fully qualified URL.
-    if (!/^https?:\/\//i.test(s.trim())) continue;
+  for (const s of values) {
+    if (!/^https?:\/\//i.test(s)) continue;
     try {
-      const u = new URL(s.trim());
-      if ((u.protocol === "http:" || u.protocol === "https:") && !sitemaps.includes(u.href))
-        sitemaps.push(u.href);
+      const href = new URL(s).href;
+      if (!sitemaps.includes(href)) sitemaps.push(href);
     } catch {
       // An unparseable Sitemap: line is ignored, as crawlers do.
     }
   }
+  return sitemaps;
+}
+
+/** The rules of `body` (the robots.txt at `robotsUrl`) for the crawler whose User-Agent is `userAgent`. */
+export function parseRobots(
+  robotsUrl: string,
+  body: string,
+  userAgent: string,
+  opts: { truncated?: boolean } = {},
+): RobotsRules {
+  const robots = RobotsTxt.parse(body, opts);
+  const token = robotsToken(userAgent);
+  const rules = robots.rulesFor(token);
+  const origin = new URL(robotsUrl).origin;
   return {
-    // robots-parser answers undefined for URLs of another origin; those are not this file's to forbid.
-    isAllowed: (url: string) => robots.isAllowed(url, token) !== false,
-    crawlDelaySeconds: typeof delay === "number" && Number.isFinite(delay) && delay > 0 ? delay : null,
-    sitemaps,
+    isAllowed: (url: string) => {
+      let u: URL;
+      try {
+        u = new URL(url);
+      } catch {
+        return true; // not a URL of this origin: not this file's to forbid (the fetch refuses it)
+      }
+      if (u.origin !== origin) return true;
+      // The URL parser percent-encodes non-ASCII; escapePath upper-cases %xx as the patterns are.
+      return rules.allows(escapePath(u.pathname + u.search));
+    },
+    crawlDelaySeconds: robots.crawlDelaySeconds(token),
+    sitemaps: sitemapUrls(robots.sitemaps),
     status: "ok",
     detail: "robots.txt parsed",
   };
@@ -85,7 +103,7 @@ export class RobotsCache {
       truncate: true,
       limits: { maxBytes: ROBOTS_MAX_BYTES, totalTimeoutMs: ROBOTS_TIMEOUT_MS },
     });
-    if (res.ok) return parseRobots(robotsUrl, res.text, this.userAgent);
+    if (res.ok) return parseRobots(robotsUrl, res.text, this.userAgent, { truncated: res.truncated });
     const why = `${robotsUrl}: ${res.reason} (${res.detail})`;
     if (res.status !== null && res.status >= 400 && res.status < 500 && res.status !== 429) {
       return fixedRules("allow_all", why);

@@ -1,25 +1,34 @@
 /**
- * Per-host pacing inside one process: consecutive requests to one host are at least
- * max(robots Crawl-delay, configured minimum) apart. Slots are reserved synchronously, so concurrent
- * callers queue up behind each other instead of all firing after the same wait.
+ * Per-host pacing inside one process: consecutive requests to one host are at least the politeness
+ * rule's interval apart (crawl-delay.ts). Slots are reserved synchronously, so concurrent callers
+ * queue up behind each other instead of all firing after the same wait.
  */
+import { hostIntervalMs, MAX_CRAWL_DELAY_MS } from "./crawl-delay";
 
 export interface HostPacerOptions {
   minDelayMs: number;
+  /** The Crawl-delay cap (default MAX_CRAWL_DELAY_MS); tests shorten it to pace with real timers. */
+  maxCrawlDelayMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The politeness rule: at least max(robots Crawl-delay, configured minimum) between two requests. */
-export function pacingIntervalMs(minDelayMs: number, crawlDelaySeconds?: number | null): number {
-  const crawl = crawlDelaySeconds && crawlDelaySeconds > 0 ? crawlDelaySeconds * 1000 : 0;
-  return Math.max(minDelayMs, crawl);
-}
+/** setTimeout's largest delay (2^31 − 1 ms): Node fires a longer one after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Sleeps `ms`, in timer-sized steps, so no delay overflows into an immediate wake-up. */
+export async function sleepMs(ms: number): Promise<void> {
+  let left = ms;
+  while (left > 0) {
+    const step = Math.min(left, MAX_TIMER_MS);
+    await new Promise<void>((resolve) => setTimeout(resolve, step));
+    left -= step;
+  }
+}
 
 export class HostPacer {
   private readonly minDelayMs: number;
+  private readonly maxCrawlDelayMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** Host → time the last granted request started (or will start). */
@@ -28,28 +37,48 @@ export class HostPacer {
   constructor(opts: HostPacerOptions) {
     if (!Number.isFinite(opts.minDelayMs) || opts.minDelayMs < 0) throw new Error("minDelayMs must be ≥ 0");
     this.minDelayMs = opts.minDelayMs;
+    this.maxCrawlDelayMs = opts.maxCrawlDelayMs ?? MAX_CRAWL_DELAY_MS;
     this.now = opts.now ?? Date.now;
-    this.sleep = opts.sleep ?? realSleep;
+    this.sleep = opts.sleep ?? sleepMs;
   }
 
   /** The gap this host needs between two requests. */
   intervalMs(crawlDelaySeconds?: number | null): number {
-    return pacingIntervalMs(this.minDelayMs, crawlDelaySeconds);
+    return hostIntervalMs(this.minDelayMs, crawlDelaySeconds, this.maxCrawlDelayMs);
+  }
+
+  /** When the next request to `host` may start. */
+  private nextSlot(host: string, crawlDelaySeconds: number | null | undefined, now: number): number {
+    const last = this.last.get(host);
+    return last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds));
   }
 
   /** How long a request to `host` would wait now, without reserving a slot (to defer instead of sleeping). */
   delayMs(host: string, crawlDelaySeconds?: number | null): number {
-    const last = this.last.get(host);
-    if (last === undefined) return 0;
-    return Math.max(0, last + this.intervalMs(crawlDelaySeconds) - this.now());
+    const now = this.now();
+    return this.nextSlot(host, crawlDelaySeconds, now) - now;
   }
 
   /** Resolves when a request to `host` may start, and reserves that slot. */
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
+    await this.waitWithin(host, crawlDelaySeconds, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Like wait, if the host's next slot starts by `deadline` (epoch ms); otherwise reserves nothing
+   * and resolves false at once, so a caller with a time budget defers the request (and records why)
+   * instead of sleeping past its budget: `Crawl-delay: 3600` cannot stall the sources after it.
+   */
+  async waitWithin(
+    host: string,
+    crawlDelaySeconds: number | null | undefined,
+    deadline: number,
+  ): Promise<boolean> {
     const now = this.now();
-    const last = this.last.get(host);
-    const slot = last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds));
+    const slot = this.nextSlot(host, crawlDelaySeconds, now);
+    if (slot > deadline) return false;
     this.last.set(host, slot);
     if (slot > now) await this.sleep(slot - now);
+    return true;
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { HostPaceTable } from "../../../shared/aws/host-pace-table";
+import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 describe("HostPaceTable", () => {
@@ -44,11 +45,13 @@ describe("HostPaceTable", () => {
     }
   });
 
-  it("caps a huge Crawl-delay and never goes below the minimum", () => {
-    const p = new HostPaceTable({} as never, "t", { minDelayMs: 1000, maxDelayMs: 60_000 });
+  it("paces by the politeness rule: a huge Crawl-delay capped, never below the minimum", () => {
+    const p = new HostPaceTable({} as never, "t", { minDelayMs: 1000 });
     expect(p.intervalMs(null)).toBe(1000);
     expect(p.intervalMs(0.1)).toBe(1000);
     expect(p.intervalMs(5)).toBe(5000);
-    expect(p.intervalMs(3600)).toBe(60_000);
+    for (const huge of [3600, 1e9, Number.POSITIVE_INFINITY])
+      expect(p.intervalMs(huge)).toBe(MAX_CRAWL_DELAY_MS);
+    for (const junk of [Number.NaN, -5, Number.NEGATIVE_INFINITY]) expect(p.intervalMs(junk)).toBe(1000);
   });
 });

@@ -39,6 +39,40 @@ describe("parseRobots", () => {
   });
 });
 
+describe("parseRobots: the crawler's view of a file", () => {
+  const parse = (body: string) => parseRobots("https://example.com/robots.txt", body, UA);
+
+  it("matches our product token against a group line's first word (User-Agent: StoryTrail Bot)", () => {
+    const rules = parse(
+      "User-agent: *\nAllow: /\n\nUser-Agent: StoryTrail Bot\nDisallow: /drafts\nCrawl-delay: 4\n",
+    );
+    expect(rules.isAllowed("https://example.com/drafts/1")).toBe(false);
+    expect(rules.isAllowed("https://example.com/news/1")).toBe(true);
+    expect(rules.crawlDelaySeconds).toBe(4);
+  });
+
+  it("honours the typos Google honours, so paths the owner meant to block stay blocked", () => {
+    const rules = parse(
+      "useragent: storytrail\ndisallaw: /a\ndissallow: /b\nDisallow /c\n\nSite-map: https://example.com/s.xml\n",
+    );
+    for (const p of ["/a", "/b", "/c"]) expect(rules.isAllowed(`https://example.com${p}/x`), p).toBe(false);
+    expect(rules.isAllowed("https://example.com/d")).toBe(true);
+    expect(rules.sitemaps).toEqual(["https://example.com/s.xml"]);
+  });
+
+  it("compares the URL as fetched: non-ASCII percent-encoded, %xx case-insensitive", () => {
+    const rules = parse("User-agent: *\nDisallow: /café\nDisallow: /%e2%82%ac\n");
+    expect(rules.isAllowed("https://example.com/café/1")).toBe(false);
+    expect(rules.isAllowed("https://example.com/caf%C3%A9/1")).toBe(false);
+    expect(rules.isAllowed("https://example.com/€")).toBe(false);
+    expect(rules.isAllowed("https://example.com/cafe")).toBe(true);
+  });
+
+  it("leaves URLs of another origin alone", () => {
+    expect(parse("User-agent: *\nDisallow: /\n").isAllowed("https://other.example/x")).toBe(true);
+  });
+});
+
 describe("RobotsCache (RFC 9309 error handling)", () => {
   it("parses a served robots.txt once per origin per run", async () => {
     const s = await site();
@@ -124,6 +158,15 @@ describe("RobotsCache (RFC 9309 error handling)", () => {
     expect(rules.status).toBe("ok");
     expect(rules.isAllowed(s.url("/early/x"))).toBe(false);
     expect(rules.isAllowed(s.url("/late/x"))).toBe(true);
+  });
+
+  it("ignores the rule the 500 KiB cap cuts in half (a cut Allow: /public/page would allow /public)", async () => {
+    const head = "User-agent: *\nDisallow: /\n";
+    const body = `${head}# ${"x".repeat(500 * 1024 - head.length - 12)}\nAllow: /public/page\n`;
+    const s = await site(["text/plain", body]);
+    const rules = await new RobotsCache(http, UA).rulesFor(s.url("/a"));
+    expect(rules.status).toBe("ok");
+    expect(rules.isAllowed(s.url("/public"))).toBe(false);
   });
 
   it("serves robots.txt with any content type (text/html from a misconfigured server)", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HostPacer } from "../../../shared/fetch/host-pacer";
+import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
+import { HostPacer, MAX_TIMER_MS } from "../../../shared/fetch/host-pacer";
 
 /** A fake clock: sleep advances time, so waits are asserted without real delays. */
 function clock() {
@@ -59,5 +60,60 @@ describe("HostPacer", () => {
 
   it("rejects a negative minimum", () => {
     expect(() => new HostPacer({ minDelayMs: -1 })).toThrow();
+  });
+
+  it("clamps Crawl-delay: 3600 to the cap and reads NaN or negative as none", async () => {
+    const c = clock();
+    const pacer = new HostPacer({ minDelayMs: 1000, now: c.now, sleep: c.sleep });
+    for (const [host, delay] of [
+      ["a.com", 3600],
+      ["b.com", 1e9],
+      ["c.com", Number.NaN],
+      ["d.com", -7],
+    ] as const) {
+      await pacer.wait(host, delay);
+      await pacer.wait(host, delay);
+    }
+    expect(c.sleeps).toEqual([MAX_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS, 1000, 1000]);
+  });
+
+  it("defers instead of sleeping past a deadline: waitWithin reserves nothing and answers false at once", async () => {
+    const c = clock();
+    const pacer = new HostPacer({ minDelayMs: 1000, now: c.now, sleep: c.sleep });
+    const deadline = c.now() + 10_000;
+    expect(await pacer.waitWithin("slow.com", 3600, deadline)).toBe(true); // first request: now
+    expect(await pacer.waitWithin("slow.com", 3600, deadline)).toBe(false); // next slot in 30 s
+    expect(c.sleeps).toEqual([]);
+    expect(pacer.delayMs("slow.com", 3600)).toBe(MAX_CRAWL_DELAY_MS); // nothing was reserved
+    // Another host within the budget goes ahead.
+    expect(await pacer.waitWithin("fast.com", 1, deadline)).toBe(true);
+    expect(await pacer.waitWithin("fast.com", 1, deadline)).toBe(true);
+    expect(c.sleeps).toEqual([1000]);
+  });
+});
+
+describe("HostPacer with real timers", () => {
+  const gapMs = async (pacer: HostPacer, crawlDelay: number) => {
+    await pacer.wait("real.example", crawlDelay);
+    const t0 = performance.now();
+    await pacer.wait("real.example", crawlDelay);
+    return performance.now() - t0;
+  };
+
+  it("Crawl-delay: 1e9 and Infinity still space two requests by the cap (no setTimeout overflow to 1 ms)", async () => {
+    for (const delay of [1e9, Number.POSITIVE_INFINITY]) {
+      const pacer = new HostPacer({ minDelayMs: 10, maxCrawlDelayMs: 250 });
+      // Timers may fire up to a millisecond early against performance.now().
+      expect(await gapMs(pacer, delay), String(delay)).toBeGreaterThanOrEqual(248);
+    }
+  });
+
+  it("a wait longer than setTimeout's range does not fire early", async () => {
+    // The operator's minimum is not capped; one beyond 2^31 − 1 ms must still hold the second request.
+    const pacer = new HostPacer({ minDelayMs: MAX_TIMER_MS + 1_000 });
+    await pacer.wait("far.example");
+    const second = pacer.wait("far.example").then(() => "fired");
+    const early = new Promise((resolve) => setTimeout(() => resolve("still waiting"), 200));
+    expect(await Promise.race([second, early])).toBe("still waiting");
   });
 });
