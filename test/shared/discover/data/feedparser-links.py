@@ -1,6 +1,7 @@
 """Adds `feedparser_links` to feed-cases.json: the entry links feedparser finds in each case.
 
-Run with feedparser 6.0.10 (Debian's python3-feedparser): /usr/bin/python3 feedparser-links.py
+Run with feedparser 6.0.10 (Debian's python3-feedparser): /usr/bin/python3 feedparser-links.py, then
+`npx biome check --write feed-cases.json`.
 The test (../feed-corpus.test.ts) reads the JSON only; this script records where the expectations came from.
 """
 import json
