@@ -34,10 +34,13 @@ function resolve(href: string | null, base: string): string | null {
   }
 }
 
+const INLINE_TAG = /<\/?(?:a|abbr|b|bdi|cite|code|em|font|i|mark|q|s|small|span|strong|sub|sup|u)\b[^>]*>/gi;
+
 /** Titles may carry markup (type="html", CDATA); hints want plain text. HTML's own entities decode after its tags go. */
 export function plainTitle(raw: string | null, html = true): string | null {
   if (!raw) return null;
-  const text = html ? decodeHTML(raw.replace(/<[^>]*>/g, " ")) : raw;
+  // Inline tags vanish ("<em>Breaking</em>: news"); any other tag separates words ("<p>a</p><p>b</p>").
+  const text = html ? decodeHTML(raw.replace(INLINE_TAG, "").replace(/<[^>]*>/g, " ")) : raw;
   const t = text.replace(/\s+/g, " ").trim();
   return t ? t.slice(0, 500) : null;
 }
