@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|pipeline|cost|bundles] [-- --quick]`: every
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles] [-- --quick]`: every
  * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -16,7 +16,7 @@ import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 process.env.POWERTOOLS_LOG_LEVEL = "INFO";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-const SECTIONS = ["extract", "minhash", "dedup", "pipeline", "cost", "bundles"] as const;
+const SECTIONS = ["extract", "minhash", "dedup", "discover", "pipeline", "cost", "bundles"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -105,6 +105,19 @@ if (want("dedup")) {
         ratio(x.timePerArticleVsFirst),
         ratio(x.rssPerArticleVsFirst),
       ]),
+    )}`,
+  );
+}
+
+if (want("discover")) {
+  log("discover memory …");
+  const { benchDiscoverMemory } = await import("./discover-memory");
+  const r = await benchDiscoverMemory();
+  results.discover = r;
+  print(
+    `Discovery memory: a ${(r.bytes / 1e6).toFixed(1)} MB sitemap of 1.1 M entries, each row a fresh process (discover λ: 512 MB)\n${formatTable(
+      ["what", "URLs kept", "ms", "peak RSS MB", "heap after MB"],
+      r.rows.map((x) => [x.what, x.urls, x.ms, x.maxRssMb, x.heapAfterMb]),
     )}`,
   );
 }

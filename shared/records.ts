@@ -89,6 +89,7 @@ export const failureReason = z.enum([
   "http_429",
   "decode_error",
   "parse_error",
+  "off_host",
   "no_article",
   "thin_content",
 ]);

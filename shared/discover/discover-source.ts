@@ -10,8 +10,9 @@ import type { FailureReason } from "../records";
 import { canonicalUrl, hostOf, InvalidUrlError } from "../url/canonical-url";
 import { parseFeed } from "./feed";
 import { exactIso, type HintDate, latestPossibleMs, looseIso } from "./hint-date";
+import { HostScope, OffScopeTally } from "./host-scope";
 import type { RobotsCache } from "./robots";
-import { parseSitemap } from "./sitemap";
+import { parseSitemap, type SitemapUrl } from "./sitemap";
 import type { Source } from "./sources";
 
 export interface DiscoveredUrl {
@@ -152,22 +153,40 @@ export async function discoverSource(
     return res;
   };
 
+  const scope = new HostScope(source.homepage, source.allowed_hosts);
+  /** Damage a lenient parse survived (its valid entries kept) and entries dropped off scope. */
+  const reportDamage = (
+    url: string,
+    damage: string[],
+    off: OffScopeTally,
+    kind: "sitemap" | "feed",
+  ): void => {
+    if (damage.length > 0)
+      problems.push({ url, reason: "parse_error", detail: `kept the valid entries; ${damage.join("; ")}` });
+    const offDetail = off.detail(kind);
+    if (offDetail) problems.push({ url, reason: "off_host", detail: offDetail });
+  };
+
   const addFeedItems = (feedUrl: string, text: string): boolean => {
     let feed: ReturnType<typeof parseFeed>;
     try {
-      feed = parseFeed(text, feedUrl);
+      feed = parseFeed(text, feedUrl, { maxItems: limits.maxFeedItems });
     } catch {
       return false;
     }
-    const items = feed.items.slice(0, limits.maxFeedItems);
-    if (feed.items.length > items.length) {
+    if (feed.skipped > 0) {
       problems.push({
         url: feedUrl,
         reason: "too_large",
-        detail: `feed has ${feed.items.length} items; read the first ${limits.maxFeedItems}`,
+        detail: `feed has ${feed.items.length + feed.skipped} items; read the first ${limits.maxFeedItems}`,
       });
     }
-    for (const item of items) {
+    const off = new OffScopeTally();
+    for (const item of feed.items) {
+      if (!scope.inFeed(item.url, feedUrl)) {
+        off.add(item.url);
+        continue;
+      }
       if (!changedSinceLastRun(item.updated ?? item.published)) continue;
       add(item.url, feedUrl, {
         lastmod: item.updated ?? item.published,
@@ -176,6 +195,7 @@ export async function discoverSource(
         language: item.language,
       });
     }
+    reportDamage(feedUrl, feed.damage, off, "feed");
     return true;
   };
 
@@ -210,7 +230,7 @@ export async function discoverSource(
     if (!res) continue;
     if (addFeedItems(res.finalUrl, res.text)) continue;
     try {
-      parseSitemap(res.text);
+      parseSitemap(res.text, { onUrl: () => "stop" }); // only asks whether it is one
       enqueue(feedUrl, source.homepage, 0);
     } catch (err) {
       problems.push({
@@ -235,9 +255,29 @@ export async function discoverSource(
     fetched++;
     const res = await fetchDocument(next.url);
     if (!res) continue;
+    const off = new OffScopeTally();
+    // URLs are taken as they are read: once the URL cap is reached the rest is counted, never built.
+    const onUrl = (u: SitemapUrl): "stop" | undefined => {
+      if (!scope.inSitemap(u.loc, res.finalUrl)) {
+        off.add(u.loc);
+        return undefined;
+      }
+      const published = u.news?.publishedAt ?? null;
+      // Google News sitemaps list the last two days; anything older is stale whatever lastmod says.
+      if (published && latestPossibleMs(published) < staleBeforeMs) return undefined;
+      const changed = u.lastmod ?? published;
+      if (!changedSinceLastRun(changed)) return undefined;
+      add(u.loc, res.finalUrl, {
+        lastmod: changed,
+        title: u.news?.title ?? null,
+        published,
+        language: u.news?.language ?? null,
+      });
+      return found.size >= limits.maxUrls ? "stop" : undefined;
+    };
     let parsed: ReturnType<typeof parseSitemap>;
     try {
-      parsed = parseSitemap(res.text);
+      parsed = parseSitemap(res.text, { onUrl });
     } catch (err) {
       // Sitemaps may be RSS or Atom feeds (sitemaps.org); try that before giving up.
       if (!addFeedItems(res.finalUrl, res.text)) {
@@ -264,22 +304,13 @@ export async function discoverSource(
         .sort(
           (a, b) => (b.lastmod?.ms ?? Number.POSITIVE_INFINITY) - (a.lastmod?.ms ?? Number.POSITIVE_INFINITY),
         );
-      for (const child of children) enqueue(child.loc, res.finalUrl, next.depth + 1);
-      continue;
+      for (const child of children) {
+        if (scope.inSitemap(child.loc, res.finalUrl)) enqueue(child.loc, res.finalUrl, next.depth + 1);
+        else off.add(child.loc);
+      }
     }
-    for (const u of parsed.urls) {
-      const published = u.news?.publishedAt ?? null;
-      // Google News sitemaps list the last two days; anything older is stale whatever lastmod says.
-      if (published && latestPossibleMs(published) < staleBeforeMs) continue;
-      const changed = u.lastmod ?? published;
-      if (!changedSinceLastRun(changed)) continue;
-      add(u.loc, res.finalUrl, {
-        lastmod: changed,
-        title: u.news?.title ?? null,
-        published,
-        language: u.news?.language ?? null,
-      });
-    }
+    overflow += parsed.skipped;
+    reportDamage(next.url, parsed.damage, off, "sitemap");
   }
 
   if (invalid > MAX_INVALID_REPORTED) {

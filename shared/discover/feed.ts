@@ -2,8 +2,9 @@
  * Feeds: RSS 2.0 (and 0.9x), Atom 1.0, RSS 1.0 (RDF) and JSON Feed 1.x. Parsing only, on text fetched
  * through HttpClient. Links are resolved against xml:base or the feed URL.
  */
+import { decodeHTML } from "entities";
 import { type HintDate, parseHintDate } from "./hint-date";
-import { asArray, attr, child, parseXml, textOf, XmlError } from "./xml";
+import { attr, child, children, readXml, textOf, type XmlElement, XmlError } from "./xml";
 
 export interface FeedItem {
   url: string;
@@ -18,6 +19,10 @@ export interface ParsedFeed {
   title: string | null;
   language: string | null;
   items: FeedItem[];
+  /** Items past maxItems (counted, not built). */
+  skipped: number;
+  /** What was dropped and why (broken markup, a truncated end, ignored DTD entities). */
+  damage: string[];
 }
 
 function resolve(href: string | null, base: string): string | null {
@@ -29,38 +34,40 @@ function resolve(href: string | null, base: string): string | null {
   }
 }
 
-/** Titles may carry markup (type="html", CDATA); hints want plain text. */
-export function plainTitle(raw: string | null): string | null {
+const INLINE_TAG = /<\/?(?:a|abbr|b|bdi|cite|code|em|font|i|mark|q|s|small|span|strong|sub|sup|u)\b[^>]*>/gi;
+
+/** Titles may carry markup (type="html", CDATA); hints want plain text. HTML's own entities decode after its tags go. */
+export function plainTitle(raw: string | null, html = true): string | null {
   if (!raw) return null;
-  const t = raw
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  // Inline tags vanish ("<em>Breaking</em>: news"); any other tag separates words ("<p>a</p><p>b</p>").
+  const text = html ? decodeHTML(raw.replace(INLINE_TAG, "").replace(/<[^>]*>/g, " ")) : raw;
+  const t = text.replace(/\s+/g, " ").trim();
   return t ? t.slice(0, 500) : null;
 }
 
-function rssLink(item: unknown, base: string): string | null {
+type Entry = XmlElement;
+
+function rssLink(item: Entry, base: string): string | null {
   // FeedBurner keeps the publisher's URL in feedburner:origLink; link points at the proxy.
-  const orig = resolve(textOf(child(item, "origLink")), base);
+  const orig = resolve(textOf(child(item, "origlink")), base);
   if (orig) return orig;
-  for (const l of asArray(child(item, "link"))) {
-    const href = typeof l === "string" ? l : (attr(l, "href") ?? textOf(l));
+  for (const l of children(item, "link")) {
     const rel = attr(l, "rel");
     if (rel && rel !== "alternate") continue;
-    const url = resolve(href, base);
+    const url = resolve(attr(l, "href") ?? textOf(l), base);
     if (url) return url;
   }
-  const guid = asArray(child(item, "guid"))[0];
-  if (guid !== undefined && attr(guid, "isPermaLink") !== "false") {
+  const guid = child(item, "guid");
+  if (guid && attr(guid, "ispermalink")?.toLowerCase() !== "false") {
     const g = textOf(guid);
     if (g && /^https?:\/\//i.test(g)) return resolve(g, base);
   }
   return null;
 }
 
-function atomLink(entry: unknown, base: string): string | null {
+function atomLink(entry: Entry, base: string): string | null {
   let fallback: string | null = null;
-  for (const l of asArray(child(entry, "link"))) {
+  for (const l of children(entry, "link")) {
     const rel = attr(l, "rel") ?? "alternate";
     if (rel !== "alternate") continue;
     const url = resolve(attr(l, "href") ?? textOf(l), base);
@@ -72,52 +79,53 @@ function atomLink(entry: unknown, base: string): string | null {
   return fallback;
 }
 
-function parseRss(channel: unknown, itemsNode: unknown[], base: string, kind: "rss" | "rdf"): ParsedFeed {
-  const language = textOf(child(channel, "language"));
-  const items: FeedItem[] = [];
-  for (const item of itemsNode) {
-    const url = rssLink(item, base);
-    if (!url) continue;
-    const published =
-      parseHintDate(textOf(child(item, "pubDate"))) ?? parseHintDate(textOf(child(item, "date")));
-    items.push({
-      url,
-      title: plainTitle(textOf(child(item, "title"))),
-      published,
-      updated:
-        parseHintDate(textOf(child(item, "modified"))) ?? parseHintDate(textOf(child(item, "updated"))),
-      language: textOf(child(item, "language")) ?? language,
-    });
-  }
-  return { kind, title: plainTitle(textOf(child(channel, "title"))), language, items };
+/** Text of a title-like element: Atom type="html" (and RSS titles that hold markup) are HTML to flatten. */
+function titleOf(el: XmlElement | null): string | null {
+  const raw = textOf(el);
+  if (!raw) return null;
+  const type = attr(el, "type")?.toLowerCase();
+  const html = type === "html" || type === "text/html" || (type !== "text" && /<[a-z/!]/i.test(raw));
+  return plainTitle(raw, html);
 }
 
-function parseAtom(feed: unknown, feedUrl: string): ParsedFeed {
-  const base = resolve(attr(feed, "base"), feedUrl) ?? feedUrl;
-  const language = attr(feed, "lang");
-  const items: FeedItem[] = [];
-  for (const entry of asArray(child(feed, "entry"))) {
-    const entryBase = resolve(attr(entry, "base"), base) ?? base;
-    const url = atomLink(entry, entryBase);
-    if (!url) continue;
-    items.push({
-      url,
-      title: plainTitle(textOf(child(entry, "title"))),
-      published:
-        parseHintDate(textOf(child(entry, "published"))) ?? parseHintDate(textOf(child(entry, "issued"))),
-      updated:
-        parseHintDate(textOf(child(entry, "updated"))) ?? parseHintDate(textOf(child(entry, "modified"))),
-      language: attr(entry, "lang") ?? language,
-    });
+function date(el: Entry, ...names: string[]): HintDate | null {
+  for (const n of names) {
+    const d = parseHintDate(textOf(child(el, n)));
+    if (d) return d;
   }
-  return { kind: "atom", title: plainTitle(textOf(child(feed, "title"))), language, items };
+  return null;
+}
+
+function rssItem(item: Entry, base: string, language: string | null): FeedItem | null {
+  const url = rssLink(item, base);
+  if (!url) return null;
+  return {
+    url,
+    title: titleOf(child(item, "title")),
+    published: date(item, "pubdate", "date", "issued", "published"),
+    updated: date(item, "modified", "updated"),
+    language: textOf(child(item, "language")) ?? language,
+  };
+}
+
+function atomEntry(entry: Entry, base: string, language: string | null): FeedItem | null {
+  const entryBase = resolve(attr(entry, "base"), base) ?? base;
+  const url = atomLink(entry, entryBase);
+  if (!url) return null;
+  return {
+    url,
+    title: titleOf(child(entry, "title")),
+    published: date(entry, "published", "issued", "created", "pubdate"),
+    updated: date(entry, "updated", "modified"),
+    language: attr(entry, "lang") ?? language,
+  };
 }
 
 function str(v: unknown): string | null {
   return typeof v === "string" && v.trim() ? v.trim() : null;
 }
 
-function parseJsonFeed(text: string, feedUrl: string): ParsedFeed {
+function parseJsonFeed(text: string, feedUrl: string, maxItems: number): ParsedFeed {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -133,8 +141,13 @@ function parseJsonFeed(text: string, feedUrl: string): ParsedFeed {
   const language = str(feed.language);
   const base = resolve(str(feed.home_page_url), feedUrl) ?? feedUrl;
   const items: FeedItem[] = [];
+  let skipped = 0;
   for (const raw of feed.items) {
     if (!raw || typeof raw !== "object") continue;
+    if (items.length >= maxItems) {
+      skipped++;
+      continue;
+    }
     const item = raw as Record<string, unknown>;
     const id = str(item.id);
     const url = resolve(
@@ -150,29 +163,65 @@ function parseJsonFeed(text: string, feedUrl: string): ParsedFeed {
       language: str(item.language) ?? language,
     });
   }
-  return { kind: "json", title: plainTitle(str(feed.title)), language, items };
+  return { kind: "json", title: plainTitle(str(feed.title)), language, items, skipped, damage: [] };
+}
+
+const ROOTS: Readonly<Record<string, ParsedFeed["kind"]>> = { rss: "rss", feed: "atom", rdf: "rdf" };
+const ENTRY = new Set(["item", "entry"]);
+const CHANNEL = new Set(["channel", "feed"]);
+
+export interface FeedOptions {
+  /** Items to build; later ones are counted in `skipped`. */
+  maxItems?: number;
+}
+
+function parseXmlFeed(body: string, feedUrl: string, maxItems: number): ParsedFeed {
+  let title: string | null = null;
+  let language: string | null = null;
+  let channelBase: string | null = null;
+  const items: FeedItem[] = [];
+  let kind: ParsedFeed["kind"] | undefined;
+  const read = readXml(body, {
+    capture: (name, parents, attrs) => {
+      if (parents.length === 0) {
+        kind = ROOTS[name];
+        // Atom's xml:base and xml:lang on <feed> apply to every entry.
+        channelBase = resolve(attrs.base ?? null, feedUrl);
+        language = attrs.lang || null;
+        return false;
+      }
+      if (kind === undefined) return false;
+      // Channel metadata: <channel>'s (or Atom <feed>'s) own title and language.
+      const parent = parents[parents.length - 1]!;
+      if (CHANNEL.has(parent) && (name === "title" || name === "language")) return true;
+      return ENTRY.has(name);
+    },
+    onElement: (el, parents) => {
+      if (el.name === "title" && !ENTRY.has(parents[parents.length - 1] ?? "")) {
+        title ??= titleOf(el);
+        return undefined;
+      }
+      if (el.name === "language") {
+        language ??= textOf(el);
+        return undefined;
+      }
+      const base = channelBase ?? feedUrl;
+      const item = el.name === "entry" ? atomEntry(el, base, language) : rssItem(el, base, language);
+      if (item) items.push(item);
+      return items.length >= maxItems ? "skip" : undefined;
+    },
+  });
+  if (!kind || !read.root) {
+    throw new XmlError(`not a feed: root element <${read.root?.name ?? "none"}>`);
+  }
+  return { kind, title, language, items, skipped: read.skipped, damage: read.damage };
 }
 
 /** Throws XmlError when `text` is not a feed this module knows. */
-export function parseFeed(text: string, feedUrl: string): ParsedFeed {
+export function parseFeed(text: string, feedUrl: string, opts: FeedOptions = {}): ParsedFeed {
   const body = text.replace(/^\uFEFF/, "").trimStart();
-  if (body.startsWith("{")) return parseJsonFeed(body, feedUrl);
+  const maxItems = opts.maxItems ?? Number.POSITIVE_INFINITY;
+  if (body.startsWith("{")) return parseJsonFeed(body, feedUrl, maxItems);
   if (!body.startsWith("<")) throw new XmlError("not a feed: neither XML nor JSON");
-  const doc = parseXml(body);
-  const rss = child(doc, "rss");
-  if (rss !== undefined) {
-    const channel = asArray(child(rss, "channel"))[0];
-    return parseRss(channel, asArray(child(channel, "item")), feedUrl, "rss");
-  }
-  const feed = child(doc, "feed");
-  if (feed !== undefined) return parseAtom(feed, feedUrl);
-  const rdf = child(doc, "RDF");
-  if (rdf !== undefined) {
-    const channel = asArray(child(rdf, "channel"))[0];
-    // RSS 1.0 puts items beside the channel; some generators nest them.
-    const items = asArray(child(rdf, "item"));
-    return parseRss(channel, items.length ? items : asArray(child(channel, "item")), feedUrl, "rdf");
-  }
-  const root = Object.keys(doc).find((k) => !k.startsWith("?") && !k.startsWith("#") && !k.startsWith("!"));
-  throw new XmlError(`not a feed: root element <${root ?? "none"}>`);
+  return parseXmlFeed(body, feedUrl, maxItems);
 }

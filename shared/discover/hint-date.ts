@@ -15,7 +15,24 @@ const ZONES: Readonly<Record<string, number>> = {
   gmt: 0,
   ut: 0,
   utc: 0,
+  "etc/gmt": 0,
   z: 0,
+  // The bare US zone names Disney's and others' feeds write (feedparser reads them the same way).
+  at: -4,
+  ast: -4,
+  adt: -3,
+  et: -5,
+  ct: -6,
+  mt: -7,
+  pt: -8,
+  akst: -9,
+  akdt: -8,
+  hst: -10,
+  met: 1,
+  mest: 2,
+  wet: 0,
+  west: 1,
+  msk: 3,
   est: -5,
   edt: -4,
   cst: -6,
@@ -45,6 +62,9 @@ function offsetMinutes(zone: string): number | null {
   const z = zone.trim().toLowerCase();
   if (z === "") return null;
   if (z in ZONES) return ZONES[z]! * 60;
+  // Military zones other than Z: RFC 2822 §4.3 says their signs were defined backwards in RFC 822 and
+  // to read them as -0000 (the time is UTC).
+  if (/^[a-ik-y]$/.test(z)) return 0;
   const m = /^(?:gmt|utc)?([+-])(\d{1,2}):?(\d{2})?$/.exec(z);
   if (!m) return Number.NaN;
   const sign = m[1] === "-" ? -1 : 1;
@@ -72,11 +92,11 @@ function build(
 export function parseHintDate(raw: unknown): HintDate | null {
   if (typeof raw !== "string" && typeof raw !== "number") return null;
   const s = String(raw).trim();
-  if (!s || s.length > 64) return null;
+  if (!s || s.length > 100) return null;
 
   // W3C datetime / ISO 8601 (sitemaps, Atom, JSON Feed, dc:date).
   const iso =
-    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    /^(\d{4})-0?(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
       s,
     );
   if (iso) {
@@ -87,23 +107,68 @@ export function parseHintDate(raw: unknown): HintDate | null {
     return build(+y!, +mo! - 1, +d!, +h, +mi!, +(sec ?? 0), frac, off, "local");
   }
 
-  // RFC 822 / 2822 and the variants feeds really use: optional or wrong weekday, full month names,
-  // two-digit years, missing seconds, named or numeric zones, "GMT+2".
-  const rfc =
-    /^(?:[a-z]{2,9}\.?,?\s+)?(\d{1,2})[\s-]+([a-z]{3,9})\.?[\s-]+(\d{2,4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(.*)$/i.exec(
+  return parseRfc822(s) ?? parseMonthFirst(s);
+}
+
+function monthIndex(name: string): number {
+  return MONTHS.indexOf(name.slice(0, 3).toLowerCase());
+}
+
+function fullYear(raw: string): number {
+  const y = Number(raw);
+  return raw.length === 2 ? y + (y < 50 ? 2000 : 1900) : y;
+}
+
+function zoneOf(raw: string | undefined): number | null {
+  return offsetMinutes((raw ?? "").replace(/\s*\(.*\)$/, ""));
+}
+
+/**
+ * RFC 822 / 2822 and the variants feeds really use: optional, glued ("Fri,24") or wrong weekday, full
+ * month names, a comma after the month, two-digit years, missing seconds or time, named, military or
+ * numeric zones, "GMT+2", "-01:01", a trailing "(UTC)".
+ */
+function parseRfc822(s: string): HintDate | null {
+  const m =
+    /^(?:[a-z]{2,9}\.?\s*,?\s*)?(\d{1,2})[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{4}|\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(.*)$/i.exec(
       s,
     );
-  if (rfc) {
-    const [, d, monthName, yRaw, h, mi, sec, frac, zone] = rfc;
-    const mo = MONTHS.indexOf(monthName!.slice(0, 3).toLowerCase());
-    if (mo < 0) return null;
-    let y = Number(yRaw);
-    if (yRaw!.length === 2) y += y < 50 ? 2000 : 1900;
-    const off = offsetMinutes((zone ?? "").replace(/\s*\(.*\)$/, ""));
-    if (Number.isNaN(off)) return null;
-    return build(y, mo, +d!, +h!, +mi!, +(sec ?? 0), frac, off, "local");
+  if (!m) return null;
+  const [, d, monthName, yRaw, h, mi, sec, frac, zone] = m;
+  const mo = monthIndex(monthName!);
+  if (mo < 0) return null;
+  if (h === undefined) {
+    return zone && Number.isNaN(zoneOf(zone))
+      ? null
+      : build(fullYear(yRaw!), mo, +d!, 0, 0, 0, undefined, null, "day");
   }
-  return null;
+  const off = zoneOf(zone);
+  if (Number.isNaN(off)) return null;
+  return build(fullYear(yRaw!), mo, +d!, +h, +mi!, +(sec ?? 0), frac, off, "local");
+}
+
+/**
+ * Month-first forms: JavaScript's Date.toString ("Thu Aug 30 2012 17:26:16 GMT+0200"), asctime
+ * ("Sun Jan  4 16:29:06 2004") and Twitter's ("Sun Jul 15 01:16:00 +0000 2012").
+ */
+function parseMonthFirst(s: string): HintDate | null {
+  const js =
+    /^(?:[a-z]{2,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(.*)$/i.exec(
+      s,
+    );
+  const asc = js
+    ? null
+    : /^[a-z]{3}\s+([a-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:(\S+)\s+)?(\d{4})$/i.exec(s);
+  const parts = js
+    ? { mon: js[1]!, d: js[2]!, y: js[3]!, h: js[4]!, mi: js[5]!, sec: js[6], zone: js[7] }
+    : asc
+      ? { mon: asc[1]!, d: asc[2]!, y: asc[7]!, h: asc[3]!, mi: asc[4]!, sec: asc[5], zone: asc[6] }
+      : null;
+  if (!parts) return null;
+  const mo = monthIndex(parts.mon);
+  const off = zoneOf(parts.zone);
+  if (mo < 0 || Number.isNaN(off)) return null;
+  return build(+parts.y, mo, +parts.d, +parts.h, +parts.mi, +(parts.sec ?? 0), undefined, off, "local");
 }
 
 /** ISO instant for reporting, or null unless the date carried its timezone. */

@@ -1,9 +1,12 @@
 /**
  * Sitemaps (sitemaps.org 0.9): <urlset> with optional Google News extensions, <sitemapindex>, and the
  * plain-text form (one URL per line). Parsing only; fetching, recursion and limits live in discover-source.
+ * Lenient: a broken entry costs that entry only (xml.ts), junk lines in a text sitemap are skipped and
+ * counted, and entries past `maxEntries` are counted, never built (a 1.1 M-entry sitemap peaked at 1 GB
+ * when every entry was built before the URL cap applied).
  */
 import { type HintDate, parseHintDate } from "./hint-date";
-import { asArray, child, parseXml, textOf, XmlError } from "./xml";
+import { child, readXml, textOf, XmlError } from "./xml";
 
 export interface NewsHint {
   title: string | null;
@@ -23,14 +26,27 @@ export interface SitemapRef {
   lastmod: HintDate | null;
 }
 
-export type ParsedSitemap =
+export type ParsedSitemap = (
   | { kind: "urlset"; urls: SitemapUrl[] }
-  | { kind: "index"; sitemaps: SitemapRef[] };
+  | { kind: "index"; sitemaps: SitemapRef[] }
+) & {
+  /** Entries past maxEntries (counted, not built). */
+  skipped: number;
+  /** What was dropped and why: broken markup, junk lines, a truncated end. */
+  damage: string[];
+};
 
-function newsHint(url: unknown): NewsHint | null {
-  const news = asArray(child(url, "news"))[0];
+export interface SitemapOptions {
+  /** Entries to build; later ones are counted in `skipped`. */
+  maxEntries?: number;
+  /** Called with each URL as it is read, instead of collecting it; return "stop" to build no more. */
+  onUrl?: (url: SitemapUrl) => undefined | "stop";
+}
+
+function newsHint(url: Parameters<typeof child>[0]): NewsHint | null {
+  const news = child(url, "news");
   if (!news) return null;
-  const publication = asArray(child(news, "publication"))[0];
+  const publication = child(news, "publication");
   return {
     title: textOf(child(news, "title")),
     language: textOf(child(publication, "language")),
@@ -39,42 +55,74 @@ function newsHint(url: unknown): NewsHint | null {
   };
 }
 
-function parseTextSitemap(text: string): ParsedSitemap | null {
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  if (lines.length === 0 || !lines.every((l) => /^https?:\/\/\S+$/i.test(l))) return null;
-  return { kind: "urlset", urls: lines.map((loc) => ({ loc, lastmod: null, news: null })) };
+const URL_LINE = /^https?:\/\/\S+$/i;
+
+function parseTextSitemap(text: string, opts: SitemapOptions): ParsedSitemap | null {
+  const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
+  const urls: SitemapUrl[] = [];
+  let junk = 0;
+  let found = 0;
+  let built = 0;
+  let stopped = false;
+  for (const raw of text.split(/\r?\n|\r/)) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (!URL_LINE.test(line)) {
+      junk++;
+      continue;
+    }
+    found++;
+    if (stopped || built >= max) continue;
+    built++;
+    const url: SitemapUrl = { loc: line, lastmod: null, news: null };
+    if (opts.onUrl) stopped = opts.onUrl(url) === "stop";
+    else urls.push(url);
+  }
+  if (found === 0) return null;
+  return {
+    kind: "urlset",
+    urls,
+    skipped: found - built,
+    damage: junk > 0 ? [`${junk} line(s) that are not http(s) URLs skipped`] : [],
+  };
 }
 
 /** Throws XmlError when `text` is neither an XML nor a text sitemap. */
-export function parseSitemap(text: string): ParsedSitemap {
+export function parseSitemap(text: string, opts: SitemapOptions = {}): ParsedSitemap {
   const body = text.replace(/^\uFEFF/, "").trimStart();
   if (!body.startsWith("<")) {
-    const plain = parseTextSitemap(body);
+    const plain = parseTextSitemap(body, opts);
     if (plain) return plain;
     throw new XmlError("not a sitemap: neither XML nor a list of URLs");
   }
-  const doc = parseXml(body);
-  const urlset = child(doc, "urlset");
-  if (urlset !== undefined) {
-    const urls: SitemapUrl[] = [];
-    for (const u of asArray(child(urlset, "url"))) {
-      const loc = textOf(child(u, "loc"));
-      if (loc) urls.push({ loc, lastmod: parseHintDate(textOf(child(u, "lastmod"))), news: newsHint(u) });
-    }
-    return { kind: "urlset", urls };
-  }
-  const index = child(doc, "sitemapindex");
-  if (index !== undefined) {
-    const sitemaps: SitemapRef[] = [];
-    for (const s of asArray(child(index, "sitemap"))) {
-      const loc = textOf(child(s, "loc"));
-      if (loc) sitemaps.push({ loc, lastmod: parseHintDate(textOf(child(s, "lastmod"))) });
-    }
-    return { kind: "index", sitemaps };
-  }
-  const root = Object.keys(doc).find((k) => !k.startsWith("?") && !k.startsWith("#") && !k.startsWith("!"));
-  throw new XmlError(`not a sitemap: root element <${root ?? "none"}>`);
+  const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
+  const urls: SitemapUrl[] = [];
+  const sitemaps: SitemapRef[] = [];
+  let built = 0;
+  let missingLoc = 0;
+  const read = readXml(body, {
+    capture: (name, parents) =>
+      parents.length === 1 &&
+      ((name === "url" && parents[0] === "urlset") || (name === "sitemap" && parents[0] === "sitemapindex")),
+    onElement: (el) => {
+      const loc = textOf(child(el, "loc"));
+      if (!loc) {
+        missingLoc++;
+        return undefined;
+      }
+      const lastmod = parseHintDate(textOf(child(el, "lastmod")));
+      if (el.name === "sitemap") sitemaps.push({ loc, lastmod });
+      else {
+        const url = { loc, lastmod, news: newsHint(el) };
+        if (opts.onUrl?.(url) === "stop") return "skip";
+        if (!opts.onUrl) urls.push(url);
+      }
+      return ++built >= max ? "skip" : undefined;
+    },
+  });
+  const damage = read.damage;
+  if (missingLoc > 0) damage.push(`${missingLoc} entr(y/ies) without <loc> skipped`);
+  if (read.root?.name === "urlset") return { kind: "urlset", urls, skipped: read.skipped, damage };
+  if (read.root?.name === "sitemapindex") return { kind: "index", sitemaps, skipped: read.skipped, damage };
+  throw new XmlError(`not a sitemap: root element <${read.root?.name ?? "none"}>`);
 }

@@ -19,6 +19,8 @@ export interface Source {
   min_delay_ms?: number;
   /** Hosts or registrable domains whose rel=canonical this source's pages may point to (syndication). */
   partners?: string[];
+  /** Other hosts or registrable domains whose URLs this source's sitemaps and feeds may list (host-scope.ts). */
+  allowed_hosts?: string[];
 }
 
 export class SourcesError extends Error {
@@ -38,6 +40,14 @@ function isHttpUrl(s: string): boolean {
 }
 
 const httpUrl = z.string().check(z.trim(), z.refine(isHttpUrl, "Invalid URL"));
+
+const hostName = z
+  .string()
+  .check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
+  );
 
 const SCHEDULE =
   /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
@@ -83,17 +93,8 @@ export const sourceSchema = z.pipe(
         ),
     ),
     min_delay_ms: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
-    partners: z.optional(
-      z.array(
-        z
-          .string()
-          .check(
-            z.trim(),
-            z.toLowerCase(),
-            z.regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
-          ),
-      ),
-    ),
+    partners: z.optional(z.array(hostName)),
+    allowed_hosts: z.optional(z.array(hostName)),
   }),
 );
 

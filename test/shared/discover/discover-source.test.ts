@@ -205,14 +205,24 @@ describe("discoverSource: hostile inputs", () => {
     discoverSource(source({ homepage: `${site.base}/hostile/`, ...over }), options(opts));
 
   it("billion laughs feed → parsed with entities unexpanded (bounded), its one item kept", async () => {
-    const { urls, problems } = await run({ feeds: [site.url("/hostile/billion-laughs.xml")] });
-    expect(problems).toEqual([]);
+    const { urls, problems } = await run({
+      feeds: [site.url("/hostile/billion-laughs.xml")],
+      allowed_hosts: ["example.com"],
+    });
+    expect(problems).toEqual([
+      expect.objectContaining({ reason: "parse_error", detail: expect.stringContaining("never expanded") }),
+    ]);
     expect(urls.map((u) => u.url)).toContain("https://example.com/laughs");
   });
 
   it("broken XML sitemap → the entries before the break are kept", async () => {
-    const { urls, problems } = await run({ sitemaps: [site.url("/hostile/broken.xml")] });
-    expect(problems).toEqual([]);
+    const { urls, problems } = await run({
+      sitemaps: [site.url("/hostile/broken.xml")],
+      allowed_hosts: ["example.com"],
+    });
+    expect(problems).toEqual([
+      expect.objectContaining({ reason: "parse_error", detail: expect.stringContaining("truncated") }),
+    ]);
     expect(urls.map((u) => u.url)).toContain("https://example.com/a");
   });
 

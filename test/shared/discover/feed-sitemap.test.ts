@@ -107,6 +107,8 @@ describe("parseSitemap", () => {
         { loc: `${base}/a`, lastmod: null, news: null },
         { loc: `${base}/b`, lastmod: null, news: null },
       ],
+      skipped: 0,
+      damage: [],
     });
     const sm = parseSitemap(`<urlset ${SITEMAP_NS}><url><loc>${base}/a?x=1&y=2</loc></url></urlset>`);
     expect(sm.kind === "urlset" && sm.urls[0]?.loc).toBe(`${base}/a?x=1&y=2`);

@@ -52,3 +52,117 @@ describe("parseHintDate", () => {
     });
   }
 });
+
+/**
+ * feedparser's date tests (kurtmckee/feedparser tests/test_date_parsers.py: the RFC 822, W3C-DTF and
+ * asctime cases), ported as data: input → the instant feedparser gives (UTC), or null when it refuses.
+ * Where we deliberately differ, `ours` says what we give and `why`.
+ */
+const FEEDPARSER_DATES: { input: string; feedparser: string | null; ours?: string | null; why?: string }[] = [
+  { input: "Thu, 30 Apr 2015 08:57:00 MET", feedparser: "2015-04-30T07:57:00Z" },
+  { input: "Thu, 30 Apr 2015 08:57:00 MEST", feedparser: "2015-04-30T06:57:00Z" },
+  {
+    input: "Thu, 01 Jan 0100 00:00:01 +0100",
+    feedparser: "0099-12-31T23:00:01Z",
+    ours: null,
+    why: "news dates before 1970 are typos",
+  },
+  { input: "Thu, 01 Jan 04 19:48:21 GMT", feedparser: "2004-01-01T19:48:21Z" },
+  { input: "Thu, 01 Jan 2004 19:48:21 GMT", feedparser: "2004-01-01T19:48:21Z" },
+  { input: "Thu,  5 Apr 2012 10:00:00 GMT", feedparser: "2012-04-05T10:00:00Z" },
+  { input: "Wed, 19 Aug 2009 18:28:00 Etc/GMT", feedparser: "2009-08-19T18:28:00Z" },
+  { input: "Wed, 19 Feb 2012 22:40:00 GMT-01:01", feedparser: "2012-02-19T23:41:00Z" },
+  { input: "Wed, 19 Feb 2012 22:40:00 -01:01", feedparser: "2012-02-19T23:41:00Z" },
+  { input: "Mon, 13 Feb, 2012 06:28:00 UTC", feedparser: "2012-02-13T06:28:00Z" },
+  { input: "Thu, 01 Jan 2004 00:00 GMT", feedparser: "2004-01-01T00:00:00Z" },
+  { input: "Thu, 01 Jan 2004", feedparser: "2004-01-01T00:00:00Z" },
+  { input: "Mon, 26 January 2004 16:31:00 AT", feedparser: "2004-01-26T20:31:00Z" },
+  { input: "Mon, 26 January 2004 16:31:00 ET", feedparser: "2004-01-26T21:31:00Z" },
+  { input: "Mon, 26 January 2004 16:31:00 CT", feedparser: "2004-01-26T22:31:00Z" },
+  { input: "Mon, 26 January 2004 16:31:00 MT", feedparser: "2004-01-26T23:31:00Z" },
+  { input: "Mon, 26 January 2004 16:31:00 PT", feedparser: "2004-01-27T00:31:00Z" },
+  { input: "Thu Aug 30 2012 17:26:16 +0200", feedparser: "2012-08-30T15:26:16Z" },
+  { input: "Sun, 16 Dec 2012 1:2:3:4 GMT", feedparser: null },
+  { input: "Sun, 16 zzz 2012 11:47:32 GMT", feedparser: null },
+  { input: "Sun, Dec x 2012 11:47:32 GMT", feedparser: null },
+  { input: "Sun, 16 Dec zz 11:47:32 GMT", feedparser: null },
+  { input: "Sun, 16 Dec 2012 11:47:32 +zz:00", feedparser: null },
+  { input: "Sun, 16 Dec 2012 11:47:32 +00:zz", feedparser: null },
+  { input: "Sun, 99 Jun 2009 12:00:00 GMT", feedparser: null },
+  { input: "Sun, 31 Dec 9999 23:59:59 -9999", feedparser: null },
+  { input: "Sun Jan  4 16:29:06 2004", feedparser: "2004-01-04T16:29:06Z" },
+  { input: "Sun Jul 15 01:16:00 +0000 2012", feedparser: "2012-07-15T01:16:00Z" },
+  { input: "2003-12-31T10:14:55Z", feedparser: "2003-12-31T10:14:55Z" },
+  { input: "2003-12-31T10:14:55-08:00", feedparser: "2003-12-31T18:14:55Z" },
+  { input: "2003-12-31T18:14:55+08:00", feedparser: "2003-12-31T10:14:55Z" },
+  { input: "2007-04-23T23:25:47.538+10:00", feedparser: "2007-04-23T13:25:47.538Z" },
+  { input: "2003-12-31", feedparser: "2003-12-31T00:00:00Z" },
+  { input: "2003-12", feedparser: "2003-12-01T00:00:00Z", ours: null, why: "a month is too coarse a hint" },
+  { input: "2003", feedparser: "2003-01-01T00:00:00Z", ours: null, why: "a year is too coarse a hint" },
+  { input: "2004-02-28T18:14:55-08:00", feedparser: "2004-02-29T02:14:55Z" },
+  { input: "2003-02-28T18:14:55-08:00", feedparser: "2003-03-01T02:14:55Z" },
+  { input: "2000-02-28T18:14:55-08:00", feedparser: "2000-02-29T02:14:55Z" },
+  { input: "9999-12-31T23:59:59-99:99", feedparser: null },
+  { input: "2003-12-31T25:14:55Z", feedparser: null },
+  { input: "2003-12-31T10:61:55Z", feedparser: null },
+  { input: "2003-12-31T10:14:61Z", feedparser: null },
+  { input: "22013", feedparser: null },
+  { input: "013", feedparser: null },
+  { input: "2013-01-27-01", feedparser: null },
+  { input: "2013-01-28T11:30:00-06:00Textra", feedparser: null },
+  { input: "2013-xx-27", feedparser: null },
+  { input: "2013-01-28T09:xx:00Z", feedparser: null },
+  { input: "2013-01-28T09:00:00+00:xx", feedparser: null },
+  { input: "2004-07-08 23:56:58 -00:20", feedparser: "2004-07-09T00:16:58Z" },
+  { input: "2004-07-08 23:56:58", feedparser: "2004-07-08T23:56:58Z" },
+  { input: "2004-07-08 23:56:58.0", feedparser: "2004-07-08T23:56:58Z" },
+  { input: "2003-12-31T10:14:55.1234Z", feedparser: "2003-12-31T10:14:55.123Z" },
+  { input: "2003-012-31T10:14:55+00:00", feedparser: "2003-12-31T10:14:55Z" },
+];
+
+describe("parseHintDate on feedparser's date cases", () => {
+  const norm = (iso: string | null) => (iso === null ? null : new Date(iso).toISOString());
+  for (const c of FEEDPARSER_DATES) {
+    const want = c.ours !== undefined ? c.ours : c.feedparser;
+    it(`${c.input} → ${want}${c.why ? ` (feedparser: ${c.feedparser}; ${c.why})` : ""}`, () => {
+      // Dates without a zone are read as UTC for comparison, as feedparser does.
+      expect(looseIso(parseHintDate(c.input))).toBe(norm(want));
+    });
+  }
+
+  it("agrees with feedparser on ≥ 90 % of the cases", () => {
+    const agree = FEEDPARSER_DATES.filter((c) => c.ours === undefined).length;
+    expect(agree / FEEDPARSER_DATES.length).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("parseHintDate: RFC 822 variants seen in feeds", () => {
+  const cases: [string, string, "exact" | "local" | "day"][] = [
+    ["Fri,24 Nov 2023 18:28:36 -0000", "2023-11-24T18:28:36.000Z", "exact"],
+    ["24 Nov 2023 18:28:36 GMT", "2023-11-24T18:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 23 18:28:36 EST", "2023-11-24T23:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 2023 18:28:36 EDT", "2023-11-24T22:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 2023 18:28:36 PST", "2023-11-25T02:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 2023 18:28:36 UT", "2023-11-24T18:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 2023 18:28:36 Z", "2023-11-24T18:28:36.000Z", "exact"],
+    ["Fri, 24 Nov 2023 18:28:36 N", "2023-11-24T18:28:36.000Z", "exact"], // military: -0000 (RFC 2822 §4.3)
+    ["Fri,   24   Nov   2023   18:28:36   +0100", "2023-11-24T17:28:36.000Z", "exact"],
+    ["fri, 24 nov 2023 18:28:36 gmt", "2023-11-24T18:28:36.000Z", "exact"],
+    ["Friday, 24-Nov-23 18:28:36 GMT", "2023-11-24T18:28:36.000Z", "exact"],
+    ["2023-11-24T18:28:36+01:00", "2023-11-24T17:28:36.000Z", "exact"],
+    ["2023-11-24T18:28:36", "2023-11-24T18:28:36.000Z", "local"],
+    ["Fri, 24 Nov 2023", "2023-11-24T00:00:00.000Z", "day"],
+    [
+      "Fri Nov 24 2023 18:28:36 GMT+0100 (Central European Standard Time)",
+      "2023-11-24T17:28:36.000Z",
+      "exact",
+    ],
+  ];
+  for (const [input, iso, precision] of cases) {
+    it(`${input} → ${iso} (${precision})`, () => {
+      const d = parseHintDate(input);
+      expect(looseIso(d)).toBe(iso);
+      expect(d?.precision).toBe(precision);
+    });
+  }
+});

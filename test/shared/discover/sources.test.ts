@@ -83,4 +83,11 @@ describe("parseSources", () => {
     expect(errorOf("nope")).toContain("sources file");
     expect(errorOf([42])).toContain("sources[0]");
   });
+
+  it("allowed_hosts: host names, lower-cased", () => {
+    expect(parseSources([{ ...good, allowed_hosts: ["Edition.CNN.com"] }])[0]?.allowed_hosts).toEqual([
+      "edition.cnn.com",
+    ]);
+    expect(errorOf([{ ...good, allowed_hosts: ["https://x.com/"] }])).toContain("allowed_hosts[0]");
+  });
 });

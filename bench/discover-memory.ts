@@ -1,0 +1,67 @@
+/**
+ * Discovery's memory at its caps (issue 14): a 49.6 MB sitemap of 1.1 M entries, served over loopback and
+ * read by discoverSource at the default URL cap (50,000), each run in a fresh process so its peak RSS is
+ * its own; beside it the parse alone with and without the cap. The discover function has 512 MB
+ * (infra/topology.ts); before the URL cap applied while parsing this sitemap peaked at ~1 GB.
+ */
+import { execFile } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { promisify } from "node:util";
+import { DEFAULT_DISCOVERY_LIMITS } from "../shared/discover/discover-source";
+import { MEMORY_SITEMAP_ENTRIES, memorySitemap } from "./discover-memory-sitemap";
+
+export interface DiscoverMemoryRow {
+  what: string;
+  urls: number;
+  ms: number;
+  maxRssMb: number;
+  heapAfterMb: number;
+  problems: string[];
+}
+
+/** Asynchronous, so this process's loopback server keeps answering the child. */
+async function child(args: string[]): Promise<Omit<DiscoverMemoryRow, "what">> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "discover-memory-child.ts"), ...args],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Omit<DiscoverMemoryRow, "what">;
+}
+
+export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: DiscoverMemoryRow[] }> {
+  const body = Buffer.from(memorySitemap(MEMORY_SITEMAP_ENTRIES));
+  const server = http.createServer((req, res) => {
+    if (req.url === "/sitemap.xml") {
+      res.writeHead(200, { "content-type": "application/xml", "content-length": body.length });
+      res.end(body);
+    } else {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cap = DEFAULT_DISCOVERY_LIMITS.maxUrls;
+  try {
+    const rows: DiscoverMemoryRow[] = [
+      {
+        what: `discoverSource over HTTP, URL cap ${cap}`,
+        ...(await child(["discover", `${base}/sitemap.xml`, `${base}/`, String(cap)])),
+      },
+      {
+        what: `parseSitemap, maxEntries ${cap}`,
+        ...(await child(["parse", String(MEMORY_SITEMAP_ENTRIES), String(cap)])),
+      },
+      {
+        what: "parseSitemap, every entry built",
+        ...(await child(["parse", String(MEMORY_SITEMAP_ENTRIES), String(MEMORY_SITEMAP_ENTRIES)])),
+      },
+    ];
+    return { bytes: body.length, rows };
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
