@@ -15,15 +15,20 @@ function rawTable(chars: string): readonly boolean[] {
 }
 
 /**
+ * Raw in both: `[` `]` `|` are not RFC 3986 URL characters, but the WHATWG parser, browsers and both
+ * peers (w3lib, normalize-url) leave them raw, and PHP's `a[]=1` is common.
+ */
+const LOOSE = "[]|";
+/**
  * Bytes written raw in a path segment: RFC 3986 pchar (unreserved, sub-delims, `:` `@`). Everything else,
  * `/` included (that is what keeps `%2F` apart from a separator), is escaped.
  */
-const PATH_RAW = rawTable(`${UNRESERVED}!$&'()*+,;=:@`);
+const PATH_RAW = rawTable(`${UNRESERVED}!$&'()*+,;=:@${LOOSE}`);
 /**
  * Bytes written raw in a query name or value: what the form encoding leaves meaningless. `&` `=` `+` delimit
  * or mean a space, `'` the WHATWG parser would escape again, and the rest are not URL characters.
  */
-const QUERY_RAW = rawTable(`${UNRESERVED}!$()*,/:;?@`);
+const QUERY_RAW = rawTable(`${UNRESERVED}!$()*,/:;?@${LOOSE}`);
 
 const HEX = "0123456789ABCDEF";
 

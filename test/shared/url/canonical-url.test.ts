@@ -82,7 +82,7 @@ describe("canonicalUrl", () => {
     ["https://example.com/search?q=a b", "https://example.com/search?q=a+b"],
     ["https://example.com/search?q=%41%62c", "https://example.com/search?q=Abc"],
     ["https://example.com/search?q=1%2B1%3D2%26more", "https://example.com/search?q=1%2B1%3D2%26more"],
-    ["https://example.com/search?q=%7C|%5b", "https://example.com/search?q=%7C%7C%5B"],
+    ["https://example.com/search?q=%7C|%5b%5D%7B", "https://example.com/search?q=||[]%7B"],
     ["https://example.com/search?url=http%3A%2F%2Fx.org%2F", "https://example.com/search?url=http://x.org/"],
     ["https://example.com/search?q=100%&p=%zz", "https://example.com/search?p=%25zz&q=100%25"],
     ["https://example.com/search?%71=1", "https://example.com/search?q=1"],
