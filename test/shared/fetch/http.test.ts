@@ -65,6 +65,18 @@ beforeAll(async () => {
     // Past the 64 KiB header cap (Node's own default is 16 KiB).
     "/huge-headers": send("text/html", "<html>x</html>", { "x-filler": "a".repeat(70 * 1024) }),
     "/big-headers": send("text/html", "<html>cookies</html>", { "set-cookie": "a".repeat(40 * 1024) }),
+    // 16 MiB of zeros in each coding the client decodes, and as a gzip file (sitemap.xml.gz): the 5 MiB cap holds.
+    "/brotli-bomb": send("text/html", zlib.brotliCompressSync(Buffer.alloc(16 << 20)), {
+      "content-encoding": "br",
+    }),
+    "/deflate-bomb": send("text/html", zlib.deflateSync(Buffer.alloc(16 << 20)), {
+      "content-encoding": "deflate",
+    }),
+    "/gzip-file-bomb": send("application/x-gzip", zlib.gzipSync(Buffer.alloc(16 << 20))),
+    "/declared-too-large": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html", "content-length": String(6 << 20) });
+      res.end();
+    },
     "/compress": send("text/html", "whatever", { "content-encoding": "compress" }),
   });
   client = new HttpClient({ userAgent: UA, allowPrivateAddresses: true });
@@ -168,6 +180,9 @@ describe("HttpClient: failures carry a failureReason", () => {
     ["endless body", "/hostile/endless", "too_large", { maxBytes: 256 * 1024 }],
     ["gzip bomb (64 MiB of spaces)", "/hostile/gzip-bomb", "too_large"],
     ["corrupt gzip", "/bad-gzip", "decode_error"],
+    ["brotli bomb (16 MiB of zeros)", "/brotli-bomb", "too_large"],
+    ["deflate bomb (16 MiB of zeros)", "/deflate-bomb", "too_large"],
+    ["Content-Length past the cap, before any body byte", "/declared-too-large", "too_large"],
     ["three stacked Content-Encodings", "/three-gzips", "bad_encoding"],
     ["21,000 stacked Content-Encodings", "/br-times-21000", "bad_encoding"],
     ["an unsupported Content-Encoding", "/compress", "bad_encoding"],
@@ -193,6 +208,11 @@ describe("HttpClient: failures carry a failureReason", () => {
     expect(rssAsPage).toMatchObject({ ok: false, reason: "not_html" });
     const rssAsAny = await client.fetch(site.url("/feeds/atom.xml"), { accept: "any" });
     expect(rssAsAny.ok).toBe(true);
+  });
+
+  it("a gzip file that inflates past the cap is too_large (sitemap.xml.gz bomb)", async () => {
+    const r = await client.fetch(site.url("/gzip-file-bomb"), { accept: "feed" });
+    expect(r).toMatchObject({ ok: false, reason: "too_large" });
   });
 
   it("a feed served as text/html is sniffed: RSS accepted, an HTML page refused", async () => {
