@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   articleIdFor,
@@ -86,6 +85,7 @@ describe("canonicalUrl", () => {
     ["https://example.com/search?url=http%3A%2F%2Fx.org%2F", "https://example.com/search?url=http://x.org/"],
     ["https://example.com/search?q=100%&p=%zz", "https://example.com/search?p=%25zz&q=100%25"],
     ["https://example.com/search?%71=1", "https://example.com/search?q=1"],
+    ["https://example.com/a?utm%5Fsource=x&%61mp=1&a=1", "https://example.com/a?a=1"],
     ["https://example.com/a?q=a%20b&q=a+b", "https://example.com/a?q=a+b"],
     ["https://example.com/a?b&a=", "https://example.com/a?a=&b"],
     // path: escapes of pchar decoded, others upper-cased; %2F and a lone % stay escaped
@@ -124,22 +124,6 @@ describe("canonicalUrl", () => {
       expect(() => canonicalUrl(bad)).toThrow(InvalidUrlError);
     });
   }
-
-  it("is idempotent", () => {
-    fc.assert(
-      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
-        let once: string;
-        try {
-          once = canonicalUrl(url);
-        } catch (err) {
-          expect(err).toBeInstanceOf(InvalidUrlError);
-          return;
-        }
-        expect(canonicalUrl(once)).toBe(once);
-      }),
-      { numRuns: 500 },
-    );
-  });
 });
 
 describe("resolveCanonical", () => {
