@@ -88,6 +88,8 @@ export const failureReason = z.enum([
   "http_410",
   "http_429",
   "decode_error",
+  /** A Content-Encoding we refuse to decode: unsupported, or more codings stacked than servers use. */
+  "bad_encoding",
   "parse_error",
   "off_host",
   "no_article",

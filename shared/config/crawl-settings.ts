@@ -1,5 +1,6 @@
 /** Crawl settings from the function's environment, validated, with safe defaults. */
 import * as z from "zod/mini";
+import { DEFAULT_USER_AGENT } from "../fetch/user-agent";
 import "./zod-messages";
 
 const flag = z.pipe(
@@ -12,10 +13,7 @@ const flag = z.pipe(
 export const DEFAULT_LSH_RETENTION_DAYS = 90;
 
 export const crawlSettingsSchema = z.object({
-  STORYTRAIL_USER_AGENT: z._default(
-    z.string(),
-    "storytrail/0.1 (+https://github.com/storytrail/storytrail; news research crawler)",
-  ),
+  STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),
   /** Only tests and local runs against loopback sites set this. */
   STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: flag,
   STORYTRAIL_RAW_SAMPLE_RATE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),

@@ -1,9 +1,9 @@
 /** The crawler's User-Agent: a product token robots.txt groups can name, a version, and a contact URL. */
 
-export const CRAWLER_TOKEN = "storytrail";
-export const CRAWLER_VERSION = "0.1";
-/** Where site owners learn what the crawler does and how to reach its operator; override per deployment. */
-export const DEFAULT_CONTACT_URL = "https://github.com/storytrail/storytrail/blob/main/README.md#crawler";
+const CRAWLER_TOKEN = "storytrail";
+const CRAWLER_VERSION = "0.1";
+/** Where site owners learn what the crawler does; a deployment names its own operator (STORYTRAIL_USER_AGENT). */
+const DEFAULT_CONTACT_URL = "https://github.com/storytrail/storytrail";
 
 export interface UserAgentOptions {
   contactUrl: string;
@@ -30,6 +30,7 @@ export function buildUserAgent(opts: UserAgentOptions): string {
   return `${token}/${opts.version ?? CRAWLER_VERSION} (+${contact.href}${comment ? `; ${comment}` : ""})`;
 }
 
+/** The User-Agent of a deployment that sets none (crawl-settings' default; synth warns about it). */
 export const DEFAULT_USER_AGENT = buildUserAgent({ contactUrl: DEFAULT_CONTACT_URL });
 
 /** The product token robots.txt user-agent lines are matched against (`storytrail` in `storytrail/0.1 (…)`). */

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { getDomain } from "tldts";
+import { canonicalQueryPart, canonicalSegment } from "./percent-encoding";
 import { isTrackingParam } from "./tracking-params";
 
 export class InvalidUrlError extends Error {
@@ -39,7 +40,8 @@ const VARIANT_PARAMS: Readonly<Record<string, readonly string[] | "any">> = {
 /** Trailing path segments that name an AMP or print rendering. */
 const VARIANT_SEGMENTS = new Set(["amp", "print"]);
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
+/** AMP cache wrappers unwrapped one inside another; real links carry one, a deeper nest is refused. */
+const MAX_AMP_WRAPPERS = 3;
 
 function parseHttpUrl(raw: string, base?: string): URL {
   const trimmed = raw.trim();
@@ -57,24 +59,8 @@ function parseHttpUrl(raw: string, base?: string): URL {
   return url;
 }
 
-/** Decodes escapes of unreserved characters and upper-cases the hex of the others (RFC 3986 §6.2.2). */
-function normalisePercent(s: string): string {
-  return s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => {
-    const ch = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
-  });
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, " "));
-  } catch {
-    return s;
-  }
-}
-
 /** AMP caches and viewers wrap the publisher URL: .cdn.ampproject.org/c/s/host/path and google.com/amp/s/host/path. */
-function unwrapAmpCache(url: URL): URL {
+function unwrapOnce(url: URL): URL {
   const host = url.hostname;
   let inner: RegExpExecArray | null = null;
   if (host === "cdn.ampproject.org" || host.endsWith(".cdn.ampproject.org")) {
@@ -91,14 +77,45 @@ function unwrapAmpCache(url: URL): URL {
   }
 }
 
+/** The publisher URL inside AMP cache wrappers, however many (up to MAX_AMP_WRAPPERS) are nested. */
+function unwrapAmpCache(url: URL, raw: string): URL {
+  let current = url;
+  for (let depth = 0; ; depth++) {
+    const inner = unwrapOnce(current);
+    if (inner === current) return current;
+    if (depth === MAX_AMP_WRAPPERS)
+      throw new InvalidUrlError(raw, `more than ${MAX_AMP_WRAPPERS} nested AMP caches`);
+    current = inner;
+  }
+}
+
+/**
+ * Lower case (WHATWG did that), no trailing dots, one leading `www.` dropped. Not when what is left has
+ * no dot (`www.com`) or starts with `www.` itself: `www.www.example.com` stays as it is, or its canonical
+ * form would canonicalise again to a third spelling (normalize-url keeps it too).
+ */
 function canonicalHost(url: URL): string {
-  let host = url.hostname.replace(/\.$/, "");
-  if (host.startsWith("www.") && host.slice(4).includes(".")) host = host.slice(4);
+  let host = url.hostname.replace(/\.+$/, "");
+  if (!host) throw new InvalidUrlError(url.href, "no host");
+  const rest = host.slice(4);
+  if (host.startsWith("www.") && rest.includes(".") && !rest.startsWith("www.")) host = rest;
   return host;
 }
 
+/**
+ * `story.amp.html` → `story.html`, and every `.amp` before the extension, so the result cannot change
+ * again. String ends, not a regex loop: linear however many `.amp`s a hostile URL repeats.
+ */
+function dropAmpExtension(segment: string): string {
+  const ext = /\.html?$/i.exec(segment)?.[0];
+  if (!ext) return segment;
+  let stem = segment.slice(0, -ext.length);
+  while (stem.slice(-4).toLowerCase() === ".amp") stem = stem.slice(0, -4);
+  return stem + ext;
+}
+
 function canonicalPath(pathname: string): string {
-  const segments = normalisePercent(pathname).split("/");
+  const segments = pathname.split("/").map(canonicalSegment);
   // segments[0] is the empty string before the leading slash.
   for (;;) {
     const last = segments[segments.length - 1];
@@ -108,8 +125,7 @@ function canonicalPath(pathname: string): string {
     else break;
   }
   const lastIndex = segments.length - 1;
-  const last = segments[lastIndex];
-  if (last && /\.amp\.html?$/i.test(last)) segments[lastIndex] = last.replace(/\.amp(\.html?)$/i, "$1");
+  if (lastIndex > 0) segments[lastIndex] = dropAmpExtension(segments[lastIndex] ?? "");
   const path = segments.join("/");
   return path === "" ? "/" : path;
 }
@@ -123,26 +139,25 @@ function isVariantParam(name: string, value: string | null): boolean {
   return accepted.includes((value ?? "").toLowerCase());
 }
 
+/**
+ * Parameters as application/x-www-form-urlencoded reads them, each name and value in one spelling
+ * (percent-encoding.ts); tracking and AMP/print parameters dropped, exact repeats dropped, sorted.
+ * `a` and `a=` stay apart: a bare key is how some sites route (`index.php?/path`).
+ */
 function canonicalQuery(search: string): string {
   const kept: [string, string][] = [];
   const seen = new Set<string>();
   for (const piece of search.replace(/^\?/, "").split("&")) {
     if (!piece) continue;
     const eq = piece.indexOf("=");
-    const rawName = eq < 0 ? piece : piece.slice(0, eq);
-    const rawValue = eq < 0 ? null : piece.slice(eq + 1);
-    const name = safeDecode(rawName).toLowerCase();
-    if (
-      !name ||
-      isTrackingParam(name) ||
-      isVariantParam(name, rawValue === null ? null : safeDecode(rawValue))
-    ) {
-      continue;
-    }
-    const normal = normalisePercent(piece);
-    if (seen.has(normal)) continue;
-    seen.add(normal);
-    kept.push([normalisePercent(rawName), normal]);
+    const name = canonicalQueryPart(eq < 0 ? piece : piece.slice(0, eq));
+    const value = eq < 0 ? null : canonicalQueryPart(piece.slice(eq + 1));
+    const key = name.text.toLowerCase();
+    if (!key || isTrackingParam(key) || isVariantParam(key, value === null ? null : value.text)) continue;
+    const pair = value === null ? name.spelling : `${name.spelling}=${value.spelling}`;
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    kept.push([name.spelling, pair]);
   }
   // Sort by name, then by the whole pair; the sort is stable so repeated names keep a deterministic order.
   kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
@@ -156,7 +171,7 @@ function canonicalQuery(search: string): string {
  * percent-encoding normalised. Throws InvalidUrlError on anything that is not an http(s) URL.
  */
 export function canonicalUrl(raw: string, base?: string): string {
-  const url = unwrapAmpCache(parseHttpUrl(raw, base));
+  const url = unwrapAmpCache(parseHttpUrl(raw, base), raw);
   const host = canonicalHost(url);
   const port = url.port ? `:${url.port}` : "";
   const path = canonicalPath(url.pathname);

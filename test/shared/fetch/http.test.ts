@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "../../../shared/fetch/http";
 import { type NewsServer, send, startNewsServer } from "../../support/news-server";
@@ -44,13 +45,39 @@ beforeAll(async () => {
     "/status/403": send("text/html", "no", {}, 403),
     "/brotli": (_req, res) => {
       res.writeHead(200, { "content-type": "text/html", "content-encoding": "br" });
-      res.end(require("node:zlib").brotliCompressSync("<html>brotli</html>"));
+      res.end(zlib.brotliCompressSync("<html>brotli</html>"));
     },
     "/deflate-raw": (_req, res) => {
       res.writeHead(200, { "content-type": "text/html", "content-encoding": "deflate" });
-      res.end(require("node:zlib").deflateRawSync("<html>raw deflate</html>"));
+      res.end(zlib.deflateRawSync("<html>raw deflate</html>"));
     },
     "/bad-gzip": send("text/html", "definitely not gzip", { "content-encoding": "gzip" }),
+    "/gzip-then-br": send("text/html", zlib.brotliCompressSync(zlib.gzipSync("<html>two codings</html>")), {
+      "content-encoding": "gzip, br",
+    }),
+    "/three-gzips": send("text/html", zlib.gzipSync(zlib.gzipSync(zlib.gzipSync("<html>3</html>"))), {
+      "content-encoding": "gzip,gzip,gzip",
+    }),
+    // 21,000 stacked codings in a 63 KB header: one decoder each cost ~420 MB and 2.7 s before the cap.
+    "/br-times-21000": send("text/html", zlib.brotliCompressSync("<html>x</html>"), {
+      "content-encoding": Array(21_000).fill("br").join(","),
+    }),
+    // Past the 64 KiB header cap (Node's own default is 16 KiB).
+    "/huge-headers": send("text/html", "<html>x</html>", { "x-filler": "a".repeat(70 * 1024) }),
+    "/big-headers": send("text/html", "<html>cookies</html>", { "set-cookie": "a".repeat(40 * 1024) }),
+    // 16 MiB of zeros in each coding the client decodes, and as a gzip file (sitemap.xml.gz): the 5 MiB cap holds.
+    "/brotli-bomb": send("text/html", zlib.brotliCompressSync(Buffer.alloc(16 << 20)), {
+      "content-encoding": "br",
+    }),
+    "/deflate-bomb": send("text/html", zlib.deflateSync(Buffer.alloc(16 << 20)), {
+      "content-encoding": "deflate",
+    }),
+    "/gzip-file-bomb": send("application/x-gzip", zlib.gzipSync(Buffer.alloc(16 << 20))),
+    "/declared-too-large": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html", "content-length": String(6 << 20) });
+      res.end();
+    },
+    "/compress": send("text/html", "whatever", { "content-encoding": "compress" }),
   });
   client = new HttpClient({ userAgent: UA, allowPrivateAddresses: true });
 });
@@ -91,6 +118,16 @@ describe("HttpClient: ordinary fetches", () => {
     expect(br.ok && br.text).toBe("<html>brotli</html>");
     const raw = await client.fetch(site.url("/deflate-raw"), { accept: "html" });
     expect(raw.ok && raw.text).toBe("<html>raw deflate</html>");
+  });
+
+  it("decodes two stacked content encodings, in the order they were applied", async () => {
+    const r = await client.fetch(site.url("/gzip-then-br"), { accept: "html" });
+    expect(r.ok && r.text).toBe("<html>two codings</html>");
+  });
+
+  it("takes response headers up to 64 KiB (news sites' cookies outgrow Node's 16 KiB)", async () => {
+    const r = await client.fetch(site.url("/big-headers"), { accept: "html" });
+    expect(r.ok && r.text).toBe("<html>cookies</html>");
   });
 
   it("inflates gzip files served as application/x-gzip or octet-stream", async () => {
@@ -143,6 +180,13 @@ describe("HttpClient: failures carry a failureReason", () => {
     ["endless body", "/hostile/endless", "too_large", { maxBytes: 256 * 1024 }],
     ["gzip bomb (64 MiB of spaces)", "/hostile/gzip-bomb", "too_large"],
     ["corrupt gzip", "/bad-gzip", "decode_error"],
+    ["brotli bomb (16 MiB of zeros)", "/brotli-bomb", "too_large"],
+    ["deflate bomb (16 MiB of zeros)", "/deflate-bomb", "too_large"],
+    ["Content-Length past the cap, before any body byte", "/declared-too-large", "too_large"],
+    ["three stacked Content-Encodings", "/three-gzips", "bad_encoding"],
+    ["21,000 stacked Content-Encodings", "/br-times-21000", "bad_encoding"],
+    ["an unsupported Content-Encoding", "/compress", "bad_encoding"],
+    ["70 KiB of response headers", "/huge-headers", "too_large"],
     ["slow drip", "/hostile/slow-drip", "timeout", { totalTimeoutMs: 300 }],
     ["no response headers", "/hostile/slow-headers", "timeout", { headersTimeoutMs: 200 }],
   ];
@@ -164,6 +208,11 @@ describe("HttpClient: failures carry a failureReason", () => {
     expect(rssAsPage).toMatchObject({ ok: false, reason: "not_html" });
     const rssAsAny = await client.fetch(site.url("/feeds/atom.xml"), { accept: "any" });
     expect(rssAsAny.ok).toBe(true);
+  });
+
+  it("a gzip file that inflates past the cap is too_large (sitemap.xml.gz bomb)", async () => {
+    const r = await client.fetch(site.url("/gzip-file-bomb"), { accept: "feed" });
+    expect(r).toMatchObject({ ok: false, reason: "too_large" });
   });
 
   it("a feed served as text/html is sniffed: RSS accepted, an HTML page refused", async () => {
