@@ -4,10 +4,10 @@
  * by different containers: each request reserves the host's next slot with a conditional write, so
  * two requests to one host are always at least max(Crawl-delay, minimum) apart.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Pacer } from "../crawl/ports";
 import { pacingIntervalMs } from "../fetch/host-pacer";
+import { isConditionalCheckFailure } from "./conditional-check";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
@@ -63,7 +63,7 @@ export class HostPaceTable implements Pacer {
           }),
         );
       } catch (err) {
-        if (err instanceof ConditionalCheckFailedException) continue;
+        if (isConditionalCheckFailure(err)) continue;
         throw err;
       }
       if (slot > now) await this.sleep(slot - now);

@@ -58,9 +58,10 @@ function parseLine(line: string): DedupInputLine & { id: string } {
   }
   const parsed = inputLine.safeParse(json);
   if (!parsed.success) {
+    const record = json && typeof json === "object" ? (json as Record<PropertyKey, unknown>) : {};
     const problems = parsed.error.issues.map((i) => {
       const field = i.path.length ? `${i.path.join(".")}: ` : "";
-      const missing = i.code === "invalid_type" && i.input === undefined;
+      const missing = i.path.length === 1 && record[i.path[0]!] === undefined;
       return `${field}${missing ? "is required" : i.message}`;
     });
     throw new InputLineError(`not an article: ${problems.join("; ")}`);

@@ -28,6 +28,22 @@ function cli(args: string[], env: Record<string, string> = {}) {
   });
 }
 
+/** The CLI in a child process, without blocking this one (whose loopback site it crawls). */
+function cliAsync(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((ok) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("exit", (status) => ok({ status, stdout, stderr }));
+  });
+}
+
 /** Every process below `pid` (children, grandchildren), from /proc. */
 function descendants(pid: number): number[] {
   const parentOf = new Map<number, number>();
@@ -141,13 +157,13 @@ describe("storytrail crawl", () => {
     expect(r.stderr).toContain("STORYTRAIL_RAW_SAMPLE_RATE");
   });
 
-  it("obeys STORYTRAIL_ALLOW_PRIVATE_ADDRESSES from the environment, as --allow-private", () => {
+  it("obeys STORYTRAIL_ALLOW_PRIVATE_ADDRESSES from the environment, as --allow-private", async () => {
     const args = ["crawl", "--sources", join(dir, "sources.json"), "--json", "--retry-delay", "0"];
-    const closed = cli([...args, "--data-dir", join(dir, "closed")]);
+    const closed = await cliAsync([...args, "--data-dir", join(dir, "closed")]);
     expect(closed.status, closed.stderr).toBe(0);
     // Without the setting a loopback site is refused, and the refusal is named as such.
     expect(JSON.parse(closed.stdout).sources[0].problem_reasons).toEqual({ blocked_address: 1 });
-    const open = cli([...args, "--data-dir", join(dir, "open")], {
+    const open = await cliAsync([...args, "--data-dir", join(dir, "open")], {
       STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
       STORYTRAIL_MIN_HOST_DELAY_MS: "0",
     });

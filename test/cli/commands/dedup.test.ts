@@ -34,7 +34,7 @@ it("storytrail dedup reports repeated ids and skipped lines with line numbers an
     expect(r.stderr).toContain(
       'line 3: id "a" already on line 1 with a different title or text; kept line 1',
     );
-    expect(r.stderr).toMatch(/line 2: skipped, not JSON at column 2: /);
+    expect(r.stderr).toMatch(/line 2: skipped, not JSON at column 3: /);
     expect(r.stderr).toContain("line 4: skipped, not an article: id: is required");
     expect(r.stderr).not.toContain("skipped ([)");
     const missing = spawnSync(
