@@ -8,7 +8,7 @@
 import { createReadStream, createWriteStream, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { runDedup } from "../cli/commands/dedup";
+import { runDedup } from "../shared/dedup/dataset-dedup";
 import { syntheticArticles } from "./synthetic-articles";
 
 const argv = process.argv.slice(2);

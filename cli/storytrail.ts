@@ -7,6 +7,7 @@ import { registerQuality } from "./commands/quality";
 import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
 import { registerUrl } from "./commands/url";
+import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
 
 const program = new Command()
   .name("storytrail")
@@ -21,4 +22,15 @@ registerDedup(program);
 registerQuality(program);
 registerRedrive(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Bad input is the user's to fix: the message says what and where; a stack trace would only hide it.
+  if (err instanceof InputError) {
+    process.stderr.write(`storytrail: ${err.message}\n`);
+    process.exitCode = INPUT_ERROR_EXIT_CODE;
+  } else {
+    process.stderr.write(`storytrail: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,5 +1,6 @@
 /** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
 import { Logger } from "@aws-lambda-powertools/logger";
+import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
@@ -33,7 +34,7 @@ export function createDiscoverHandler(env: Env) {
   const sourceState = new SourcesTable(doc, resource.table(env, "sources"));
   const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
 
-  return async (event: DiscoverEvent): Promise<DiscoverRunSummary> => {
+  return async (event: DiscoverEvent, context?: Context): Promise<DiscoverRunSummary> => {
     const sources = parseSources(event.sources);
     const runId = event.run_id ?? new Date().toISOString().slice(0, 13);
     const summary = await runDiscovery(sources, runId, {
@@ -44,6 +45,8 @@ export function createDiscoverHandler(env: Env) {
       fetchQueue,
       now: () => new Date(),
       log: (msg, data) => logger.warn(msg, data),
+      // Each source's time budget is cut from what is left of this invocation.
+      ...(context ? { remainingMs: () => context.getRemainingTimeInMillis() } : {}),
     });
     logger.info("discovery run finished", { ...summary });
     return summary;
@@ -51,7 +54,7 @@ export function createDiscoverHandler(env: Env) {
 }
 
 let cached: ReturnType<typeof createDiscoverHandler> | undefined;
-export const handler = (event: DiscoverEvent) => {
+export const handler = (event: DiscoverEvent, context?: Context) => {
   cached ??= createDiscoverHandler(process.env);
-  return cached(event);
+  return cached(event, context);
 };

@@ -11,8 +11,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { runDedup } from "../cli/commands/dedup";
 import { compareFingerprints } from "../shared/dedup/confirm";
+import { runDedup } from "../shared/dedup/dataset-dedup";
 import { computeFingerprint, viewFingerprint } from "../shared/dedup/fingerprint";
 import { bandKeys } from "../shared/dedup/lsh";
 import { fingerprintParams, matchParams } from "../shared/dedup/params";

@@ -1,11 +1,18 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
+import type { Emulators } from "../../infra/local/emulators";
+import type { RunCounts } from "../../infra/local/runtime";
+import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
+import type { SourceRunSummary } from "../../shared/crawl/discover-run";
+import { parseSources, SourcesError } from "../../shared/discover/sources";
+import { InputError } from "../input-error";
+import { readJsonFile } from "../read-json-file";
 
 /**
- * The demo site's fixed port, so a second run finds the same URLs. Below every OS's ephemeral range
+ * The demo site's default port, so a second run finds the same URLs. Below every OS's ephemeral range
  * (Linux 32768+, macOS and Windows 49152+): a server bound to port 0 elsewhere never takes it.
  */
 const DEMO_PORT = 28_380;
@@ -13,6 +20,7 @@ const DEMO_PORT = 28_380;
 interface CrawlOptions {
   sources?: string;
   demo?: boolean;
+  demoPort: string;
   dataDir: string;
   allowPrivate?: boolean;
   runId?: string;
@@ -23,13 +31,64 @@ interface CrawlOptions {
 /** SQS's longest visibility timeout: the longest a failed message can be held back. */
 const MAX_RETRY_DELAY_SECONDS = 43_200;
 
+/** Exit codes of a run ended by a signal: 128 + the signal's number, as shells report them. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
 function retryDelaySeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n > MAX_RETRY_DELAY_SECONDS)
-    throw new Error(
+    throw new InputError(
       `--retry-delay must be a whole number of seconds from 0 to ${MAX_RETRY_DELAY_SECONDS}, got "${value}"`,
     );
   return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 65_535)
+    throw new InputError(`--demo-port must be a port number from 1 to 65535, got "${value}"`);
+  return n;
+}
+
+/**
+ * The functions' settings, by one rule: every STORYTRAIL_* setting in this process's environment
+ * reaches them (as `-c settings=FILE` does for a deployment), flags override the environment
+ * (`--allow-private` is STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true), and the demo's defaults come first.
+ * Validated here, so a malformed setting stops the run before anything starts.
+ */
+export function functionSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  opts: Pick<CrawlOptions, "demo" | "allowPrivate">,
+): Record<string, string> {
+  const settings: Record<string, string> = opts.demo
+    ? {
+        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+        STORYTRAIL_MIN_HOST_DELAY_MS: "100",
+        STORYTRAIL_RAW_SAMPLE_RATE: "1",
+      }
+    : {};
+  for (const name of Object.keys(crawlSettingsSchema.shape)) {
+    const value = env[name];
+    if (value !== undefined && value !== "") settings[name] = value;
+  }
+  if (opts.allowPrivate || opts.demo) settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES = "true";
+  const parsed = crawlSettingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new InputError(`invalid setting in the environment: ${problems.join("; ")}`);
+  }
+  return settings;
+}
+
+function readSources(path: string): unknown {
+  const json = readJsonFile(path, "sources file");
+  try {
+    return { sources: parseSources(json) };
+  } catch (err) {
+    if (err instanceof SourcesError) throw new InputError(`sources file ${path}: ${err.message}`);
+    throw err;
+  }
 }
 
 export function registerCrawl(program: Command): void {
@@ -38,8 +97,16 @@ export function registerCrawl(program: Command): void {
     .description("Crawl the sources on this machine: local emulators, the same handlers as in AWS.")
     .option("--sources <file>", "sources file (JSON: { sources: [...] }, see sources.example.json)")
     .option("--demo", "crawl the embedded demo news site on loopback (three outlets, one syndicated story)")
+    .option(
+      "--demo-port <port>",
+      "the demo site's port: a second run must use the same one",
+      String(DEMO_PORT),
+    )
     .option("--data-dir <dir>", "where tables and raw samples persist between runs", ".storytrail")
-    .option("--allow-private", "allow fetching loopback and private addresses (local test sites only)")
+    .option(
+      "--allow-private",
+      "allow fetching loopback and private addresses (local test sites only); same as STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true",
+    )
     .option("--run-id <id>", "run id (defaults to local-<current UTC time>)")
     .option("--json", "print the summary as JSON")
     .option(
@@ -47,14 +114,50 @@ export function registerCrawl(program: Command): void {
       "how long a page that failed transiently (5xx, 429, timeout) waits before its retry; in AWS it waits the fetch queue's visibility timeout",
       "30",
     )
+    .addHelpText(
+      "after",
+      "\nEvery STORYTRAIL_* setting in the environment (see settings.example.json) reaches the crawl's functions.\nCtrl-C (or SIGTERM) ends the run cleanly: batches in flight finish, the summary is printed, the\nemulators stop, and the exit code is 130 (143).",
+    )
     .action(async (opts: CrawlOptions) => {
-      if (!opts.sources && !opts.demo) throw new Error("crawl needs --sources FILE or --demo");
+      if (!opts.sources && !opts.demo) throw new InputError("crawl needs --sources FILE or --demo");
       retryDelaySeconds(opts.retryDelay);
       await crawl(opts);
     });
 }
 
+/** Turns SIGINT/SIGTERM/SIGHUP into an abort; a second signal kills the emulators and exits at once. */
+function stopOnSignals(onForce: () => void) {
+  const controller = new AbortController();
+  let received: StopSignal | undefined;
+  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((sig) => {
+    const handler = () => {
+      if (received) {
+        process.stderr.write(`${sig} again: stopping at once\n`);
+        onForce();
+        process.exit(SIGNAL_EXIT_CODES[received]);
+      }
+      received = sig;
+      process.stderr.write(`${sig}: finishing the batches in flight, then stopping (again to force) …\n`);
+      controller.abort(sig);
+    };
+    process.on(sig, handler);
+    return [sig, handler] as const;
+  });
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      for (const [sig, handler] of handlers) process.removeListener(sig, handler);
+    },
+  };
+}
+
 async function crawl(opts: CrawlOptions): Promise<void> {
+  // Everything the user gave is checked before anything starts.
+  const settings = functionSettings(process.env, opts);
+  const sourcesFromFile = opts.demo ? undefined : readSources(resolve(opts.sources ?? ""));
+  const demoPort = port(opts.demoPort);
+  const retryDelay = retryDelaySeconds(opts.retryDelay);
   // Loaded here, not at start-up: the runtime pulls in the AWS SDK and every handler.
   const [
     { SingleBar },
@@ -74,81 +177,105 @@ async function crawl(opts: CrawlOptions): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const log = (s: string) => process.stderr.write(`${s}\n`);
   let site: DemoSite | undefined;
-  let sources: unknown;
-  if (opts.demo) {
-    // The same ports each time when free, so that a second run shows what "already seen" does.
-    site = await startDemoSite({ port: DEMO_PORT });
-    sources = site.sources;
-    log(`demo site: ${site.outlets.map((o) => `${o.publication} ${o.origin}`).join(", ")}`);
-  } else {
-    sources = JSON.parse(readFileSync(resolve(opts.sources ?? ""), "utf8"));
-  }
-  const started = Date.now();
-  log(`starting emulators (data in ${dataDir}) …`);
-  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
-  const samplesDir = resolve(dataDir, "s3");
+  let emulators: Emulators | undefined;
+  const stop = stopOnSignals(() => emulators?.killNow());
   try {
+    let sources = sourcesFromFile;
+    if (opts.demo) {
+      site = await startDemoSite({ port: demoPort });
+      // The demo's URLs carry its port: on another port a second run would find every page new and
+      // its counts would be wrong (the flake of a CLI test run twice at once). Refuse instead.
+      const moved = site.outlets.filter((o) => new URL(o.origin).port !== String(demoPort));
+      if (moved.length > 0)
+        throw new InputError(
+          `demo site: port ${demoPort} is taken on ${moved.map((o) => new URL(o.origin).hostname).join(", ")} (another demo running?); use --demo-port`,
+        );
+      sources = site.sources;
+      log(`demo site: ${site.outlets.map((o) => `${o.publication} ${o.origin}`).join(", ")}`);
+    }
+    const started = Date.now();
+    log(`starting emulators (data in ${dataDir}) …`);
+    emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
+    if (stop.signal.aborted) return;
+    const samplesDir = resolve(dataDir, "s3");
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
       prefix: "storytrail-",
       // A failed message waits before its retry, as behind Lambda: a host answering 503 for a
       // moment is not hammered three times in a second and its page not dead-lettered for it.
-      retryDelaySeconds: retryDelaySeconds(opts.retryDelay),
-      settings: {
-        ...(opts.demo || opts.allowPrivate ? { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" } : {}),
-        ...(opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100", STORYTRAIL_RAW_SAMPLE_RATE: "1" } : {}),
-      },
+      retryDelaySeconds: retryDelay,
+      settings,
     });
-    const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    if (restored) log(`restored ${restored} raw samples`);
-    // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
-    const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
-    log("discovering …");
-    const discovery = await runtime.discover({ sources, run_id: runId });
-    log(`enqueued ${discovery.enqueued} URLs from ${discovery.sources.length} sources`);
-    const bar = process.stderr.isTTY
-      ? new SingleBar({ format: "{fn} {bar} {value}/{total} messages" })
-      : undefined;
-    bar?.start(discovery.enqueued, 0, { fn: "fetch" });
-    let fetched = 0;
-    await runtime.drain({
-      onBatch: (p) => {
-        if (p.fn !== "fetch") return;
-        fetched += p.received - p.failed;
-        bar?.update(Math.min(fetched, discovery.enqueued), { fn: p.fn });
-      },
-    });
-    bar?.stop();
-    const counts = await runtime.runCounts(runId);
-    const saved = await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    await runtime.close();
-    const summary = {
-      ...counts,
-      sources: discovery.sources,
-      raw_samples: saved,
-      seconds: (Date.now() - started) / 1000,
-    };
-    if (opts.json) {
-      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    } else {
-      const lines = [
-        `run ${counts.run_id} finished in ${summary.seconds.toFixed(1)} s`,
-        ...discovery.sources.map(
-          (s) =>
-            `  source ${s.source_id}: discovered ${s.discovered}, new ${s.new}, updated ${s.updated}, seen ${s.seen}, robots-disallowed ${s.disallowed}, problems ${s.problems}${s.problems ? ` ${JSON.stringify(s.problem_reasons)}` : ""}`,
-        ),
-        `  URLs claimed this run: ${counts.claimed}`,
-        `  fetched as articles:   ${counts.articles} URLs → ${counts.distinct_articles} distinct articles`,
-        `  failed (with reason):  ${counts.failed}${Object.keys(counts.failure_reasons).length ? ` ${JSON.stringify(counts.failure_reasons)}` : ""}`,
-        `  still pending:         ${counts.pending}`,
-        `  dead-lettered:         fetch ${counts.dead_lettered.fetch}, dedup ${counts.dead_lettered.dedup}`,
-        `  story clusters:        ${counts.clusters} (${counts.clustered_articles} articles)`,
-        `  raw samples kept:      ${saved}`,
-      ];
-      process.stdout.write(`${lines.join("\n")}\n`);
+    try {
+      const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+      if (restored) log(`restored ${restored} raw samples`);
+      // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
+      const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
+      log("discovering …");
+      // A signal ends discovery as its timeout would: what each source found so far is enqueued.
+      const discovery = await runtime.discover({ sources, run_id: runId }, { signal: stop.signal });
+      log(`enqueued ${discovery.enqueued} URLs from ${discovery.sources.length} sources`);
+      const bar = process.stderr.isTTY
+        ? new SingleBar({ format: "{fn} {bar} {value}/{total} messages" })
+        : undefined;
+      bar?.start(discovery.enqueued, 0, { fn: "fetch" });
+      let fetched = 0;
+      await runtime.drain({
+        signal: stop.signal,
+        onBatch: (p) => {
+          if (p.fn !== "fetch") return;
+          fetched += p.received - p.failed;
+          bar?.update(Math.min(fetched, discovery.enqueued), { fn: p.fn });
+        },
+      });
+      bar?.stop();
+      const counts = await runtime.runCounts(runId);
+      const saved = await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+      const interrupted = stop.received();
+      const summary = {
+        ...counts,
+        sources: discovery.sources,
+        raw_samples: saved,
+        seconds: (Date.now() - started) / 1000,
+        ...(interrupted ? { interrupted } : {}),
+      };
+      process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : summaryText(summary));
+    } finally {
+      await runtime.close();
     }
   } finally {
-    await emulators.stop();
+    await emulators?.stop();
     await site?.close();
+    stop.dispose();
+    const received = stop.received();
+    if (received) {
+      log(`stopped by ${received}; what was not fetched stays queued in ${dataDir} for the next run`);
+      process.exitCode = SIGNAL_EXIT_CODES[received];
+    }
   }
+}
+
+type Summary = RunCounts & {
+  sources: readonly SourceRunSummary[];
+  raw_samples: number;
+  seconds: number;
+  interrupted?: StopSignal;
+};
+
+function summaryText(s: Summary): string {
+  const lines = [
+    `run ${s.run_id} ${s.interrupted ? `stopped by ${s.interrupted} after` : "finished in"} ${s.seconds.toFixed(1)} s`,
+    ...s.sources.map(
+      (x) =>
+        `  source ${x.source_id}: discovered ${x.discovered}, new ${x.new}, updated ${x.updated}, seen ${x.seen}, robots-disallowed ${x.disallowed}, problems ${x.problems}${x.problems ? ` ${JSON.stringify(x.problem_reasons)}` : ""}${x.completed ? "" : " (out of time: the rest next run)"}`,
+    ),
+    `  URLs claimed this run: ${s.claimed}`,
+    `  fetched as articles:   ${s.articles} URLs → ${s.distinct_articles} distinct articles`,
+    `  failed (with reason):  ${s.failed}${Object.keys(s.failure_reasons).length ? ` ${JSON.stringify(s.failure_reasons)}` : ""}`,
+    `  still pending:         ${s.pending}`,
+    `  dead-lettered:         fetch ${s.dead_lettered.fetch}, dedup ${s.dead_lettered.dedup}`,
+    `  story clusters:        ${s.clusters} (${s.clustered_articles} articles)`,
+    `  raw samples kept:      ${s.raw_samples}`,
+  ];
+  return `${lines.join("\n")}\n`;
 }

@@ -11,7 +11,10 @@ import { destroyClients, type Endpoints, makeClients } from "../../shared/aws/cl
 
 export interface Emulators {
   readonly endpoints: Required<Endpoints>;
+  /** Asks each emulator to exit (SIGTERM, then SIGKILL after 5 s) and waits until both have. */
   stop(): Promise<void>;
+  /** Kills both at once (SIGKILL), synchronously: for a second Ctrl-C, or a process already exiting. */
+  killNow(): void;
 }
 
 export interface EmulatorOptions {
@@ -32,7 +35,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+/** Java starts in ~3 s on an idle machine; on a loaded 2-core CI runner it has taken over 30 s. */
+async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const clients = makeClients({ dynamodb: endpoint });
   const deadline = Date.now() + timeoutMs;
   try {
@@ -107,10 +111,20 @@ export async function startEmulators(opts: EmulatorOptions = {}): Promise<Emulat
     await Promise.all([kill(dynamo), kill(faux.child)]);
     throw err;
   }
+  const killNow = () => {
+    for (const child of [dynamo, faux.child]) {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  };
+  // DynamoDB Local is a Java process that outlives its parent: however this process ends (an uncaught
+  // error, process.exit), take it along. fauxqs exits by itself when its IPC channel closes.
+  process.once("exit", killNow);
   return {
     endpoints,
     stop: async () => {
       await Promise.all([kill(dynamo), kill(faux.child)]);
+      process.removeListener("exit", killNow);
     },
+    killNow,
   };
 }

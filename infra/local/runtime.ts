@@ -6,7 +6,7 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
-import type { SQSEvent } from "aws-lambda";
+import type { Context, SQSEvent } from "aws-lambda";
 import { createDedupHandler } from "../../lambdas/dedup";
 import { createDiscoverHandler, type DiscoverEvent } from "../../lambdas/discover";
 import { createFetchHandler } from "../../lambdas/fetch";
@@ -20,6 +20,7 @@ import {
 } from "../../shared/aws/clients";
 import type { DiscoverRunSummary } from "../../shared/crawl/discover-run";
 import { environmentFor, type FunctionName, type QueueName, queueNames, topology } from "../topology";
+import { localLambdaContext } from "./lambda-context";
 import { createLocalResources, type LocalResources } from "./resources";
 import { pumpOnce, type SqsHandler } from "./sqs-driver";
 import { type StreamConsumer, type StreamSubscription, subscribeStream } from "./stream-driver";
@@ -69,12 +70,12 @@ export interface RunCounts {
   readonly clustered_articles: number;
 }
 
-export type LocalHandler = (event: unknown) => Promise<unknown>;
+export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 const QUEUE_CONSUMERS: Record<QueueName, FunctionName> = { fetch: "fetch", dedup: "dedup" };
 
 export class LocalRuntime {
-  private readonly handlers = new Map<FunctionName, (event: unknown) => Promise<unknown>>();
+  private readonly handlers = new Map<FunctionName, LocalHandler>();
 
   private constructor(
     readonly clients: AwsClients,
@@ -100,7 +101,7 @@ export class LocalRuntime {
     };
   }
 
-  private handler(fn: FunctionName): (event: unknown) => Promise<unknown> {
+  private handler(fn: FunctionName): LocalHandler {
     let h = this.handlers.get(fn);
     if (!h) {
       const env = this.env(fn);
@@ -117,13 +118,27 @@ export class LocalRuntime {
     return h;
   }
 
-  /** What EventBridge Scheduler does: invoke the function with the schedule's input. */
-  discover(event: DiscoverEvent): Promise<DiscoverRunSummary> {
-    return this.handler("discover")(event) as Promise<DiscoverRunSummary>;
+  /** A Lambda context for one invocation of `fn`: its remaining time runs out at the topology's
+   * timeout, or at once when `signal` aborts. */
+  context(fn: FunctionName, signal?: AbortSignal): Context {
+    const spec = topology.functions[fn];
+    return localLambdaContext({
+      functionName: `${this.opts.prefix}${fn}`,
+      memoryMB: spec.memoryMb,
+      timeoutSeconds: spec.timeoutSeconds,
+      region: REGION,
+      ...(signal ? { signal } : {}),
+    });
   }
 
-  invoke(fn: FunctionName, event: unknown): Promise<unknown> {
-    return this.handler(fn)(event);
+  /** What EventBridge Scheduler does: invoke the function with the schedule's input. An abort
+   * `signal` ends discovery early, as its timeout would (sources not finished resume next run). */
+  discover(event: DiscoverEvent, opts: { signal?: AbortSignal } = {}): Promise<DiscoverRunSummary> {
+    return this.invoke("discover", event, opts) as Promise<DiscoverRunSummary>;
+  }
+
+  invoke(fn: FunctionName, event: unknown, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
+    return this.handler(fn)(event, this.context(fn, opts.signal));
   }
 
   /** Messages in a queue, visible or in flight. */
@@ -149,8 +164,12 @@ export class LocalRuntime {
   /**
    * Processes every queue until all are empty (messages either handled or dead-lettered).
    * Bounded: gives up after `maxMs` with an error that names the queues still holding messages.
+   * An abort `signal` stops it between batches: batches in flight finish (and are deleted or
+   * released as usual), no new one is received, and what is left stays in the queues.
    */
-  async drain(opts: { onBatch?: (p: DrainProgress) => void; maxMs?: number } = {}): Promise<DrainStats> {
+  async drain(
+    opts: { onBatch?: (p: DrainProgress) => void; maxMs?: number; signal?: AbortSignal } = {},
+  ): Promise<DrainStats> {
     const stats: DrainStats = { batches: {}, messages: {}, failedDeliveries: {} };
     const deadline = Date.now() + (opts.maxMs ?? 30 * 60_000);
     for (;;) {
@@ -161,17 +180,21 @@ export class LocalRuntime {
           if (spec.trigger.kind !== "queue") return [];
           const batchSize = spec.trigger.batchSize;
           const workers = this.opts.concurrency?.[q] ?? 2;
-          const handler = this.handler(fn) as SqsHandler;
+          const handler = this.handler(fn);
           return Array.from({ length: workers }, async () => {
-            for (;;) {
-              const r = await pumpOnce(this.clients.sqs, (e: SQSEvent) => handler(e), {
-                queueUrl: this.resources.queueUrls[q],
-                queueArn: this.resources.queueArns[q],
-                batchSize,
-                region: REGION,
-                visibilitySeconds: this.opts.visibilitySeconds ?? 120,
-                retryDelaySeconds: this.opts.retryDelaySeconds ?? 0,
-              });
+            while (!opts.signal?.aborted) {
+              const r = await pumpOnce(
+                this.clients.sqs,
+                (e: SQSEvent) => handler(e, this.context(fn)) as ReturnType<SqsHandler>,
+                {
+                  queueUrl: this.resources.queueUrls[q],
+                  queueArn: this.resources.queueArns[q],
+                  batchSize,
+                  region: REGION,
+                  visibilitySeconds: this.opts.visibilitySeconds ?? 120,
+                  retryDelaySeconds: this.opts.retryDelaySeconds ?? 0,
+                },
+              );
               if (!r) return;
               stats.batches[fn] = (stats.batches[fn] ?? 0) + 1;
               stats.messages[fn] = (stats.messages[fn] ?? 0) + r.received;
@@ -181,6 +204,7 @@ export class LocalRuntime {
           });
         }),
       );
+      if (opts.signal?.aborted) return stats;
       const depths = await Promise.all(queueNames.map(async (q) => [q, await this.queueDepth(q)] as const));
       if (depths.every(([, d]) => d === 0)) return stats;
       if (Date.now() > deadline) {

@@ -33,6 +33,7 @@ import type { Fingerprint } from "../dedup/fingerprint";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
+import { isConditionalCheckFailure } from "./conditional-check";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -187,7 +188,7 @@ export class DynamoDedupStore implements DedupStore {
         }),
       )
       .catch((err: unknown) => {
-        if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+        if (!isConditionalCheckFailure(err)) throw err;
       });
   }
 
@@ -336,7 +337,7 @@ export class DynamoDedupStore implements DedupStore {
         }),
       );
     } catch (err) {
-      if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+      if (!isConditionalCheckFailure(err)) throw err;
       throw new DedupConflictError(`cluster ${summary.cluster_id} already exists`);
     }
   }
@@ -422,7 +423,7 @@ export class DynamoDedupStore implements DedupStore {
         })
       : new UpdateCommand({ ...base, UpdateExpression: `SET ${fields}`, ExpressionAttributeValues: values });
     await this.doc.send(command).catch((err: unknown) => {
-      if ((err as { name?: string }).name !== "ConditionalCheckFailedException") throw err;
+      if (!isConditionalCheckFailure(err)) throw err;
     });
   }
 }

@@ -1,9 +1,9 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ClaimResult, Frontier, FrontierEntry } from "../crawl/ports";
 import type { FailureReason } from "../records";
 import { articleIdFor } from "../url/canonical-url";
+import { isConditionalCheckFailure } from "./conditional-check";
 import { setExpression } from "./update-expression";
 
 export class FrontierTable implements Frontier {
@@ -43,7 +43,7 @@ export class FrontierTable implements Frontier {
       );
       return "new";
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!isConditionalCheckFailure(err)) throw err;
     }
     if (!e.lastmod) return "seen";
     try {
@@ -64,7 +64,7 @@ export class FrontierTable implements Frontier {
       );
       return "updated";
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return "seen";
+      if (isConditionalCheckFailure(err)) return "seen";
       throw err;
     }
   }

@@ -4,11 +4,11 @@
  * by different containers: each request reserves the host's next slot with a conditional write, so
  * two requests to one host are always at least the politeness rule's interval apart (crawl-delay.ts).
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Pacer } from "../crawl/ports";
 import { hostIntervalMs } from "../fetch/crawl-delay";
 import { sleepMs } from "../fetch/host-pacer";
+import { isConditionalCheckFailure } from "./conditional-check";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
@@ -59,7 +59,7 @@ export class HostPaceTable implements Pacer {
           }),
         );
       } catch (err) {
-        if (err instanceof ConditionalCheckFailedException) continue;
+        if (isConditionalCheckFailure(err)) continue;
         throw err;
       }
       if (slot > now) await this.sleep(slot - now);

@@ -64,7 +64,10 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
 
   const rules = await deps.robots.rulesFor(msg.url);
   if (rules.status === "disallow_all")
-    return fail("robots_unavailable", "robots.txt unreachable or 5xx: disallow all");
+    return fail(
+      rules.reason ?? "robots_unavailable",
+      `robots.txt not read: ${rules.detail ?? "disallow all"}`,
+    );
   if (!rules.isAllowed(msg.url)) return fail("robots_disallowed", `robots.txt disallows ${msg.url}`);
   await deps.pacer.wait(hostOf(msg.url), rules.crawlDelaySeconds);
 

@@ -61,6 +61,8 @@ export interface DiscoverOptions {
   limits?: Partial<DiscoveryLimits>;
   /** Shared pacer (e.g. one per process); by default one per call using the source's min_delay_ms. */
   pacer?: HostPacer;
+  /** Ends discovery early (the run's time budget): documents not yet read are skipped, what was found is returned. */
+  signal?: AbortSignal;
 }
 
 /** At most this many invalid-URL problems per source, then one summary. */
@@ -135,16 +137,21 @@ export async function discoverSource(
   };
 
   const fetchDocument = async (url: string): Promise<FetchSuccess | null> => {
+    if (opts.signal?.aborted) return null;
     const rules = await opts.robots.rulesFor(url);
+    if (rules.status === "disallow_all") {
+      // Refused for its host (blocked address, DNS failure) or an unavailable robots.txt: say which.
+      const reason = rules.reason ?? "robots_unavailable";
+      problems.push({ url, reason, detail: `robots.txt not read: ${rules.detail ?? reason}` });
+      return null;
+    }
     if (!rules.isAllowed(url)) {
-      const why =
-        rules.status === "disallow_all"
-          ? `robots.txt unavailable: ${rules.detail ?? ""}`
-          : "disallowed by robots.txt";
-      problems.push({ url, reason: "robots_disallowed", detail: why });
+      problems.push({ url, reason: "robots_disallowed", detail: "disallowed by robots.txt" });
       return null;
     }
     await pacer.wait(hostOf(url), rules.crawlDelaySeconds);
+    // A wait cut short by the run's time budget: the document is left for the next run.
+    if (opts.signal?.aborted) return null;
     const res = await opts.http.fetch(url, { accept: "feed", limits: { maxBytes: limits.maxDocumentBytes } });
     if (!res.ok) {
       problems.push({ url, reason: res.reason, detail: res.detail });

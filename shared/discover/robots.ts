@@ -5,6 +5,7 @@
  */
 import type { HttpClient } from "../fetch/http";
 import { robotsToken } from "../fetch/user-agent";
+import type { FailureReason } from "../records";
 import { escapePath, ROBOTS_MAX_BYTES, RobotsTxt } from "./robots-txt";
 
 export interface RobotsRules {
@@ -15,13 +16,27 @@ export interface RobotsRules {
   status: "ok" | "allow_all" | "disallow_all";
   /** Why the rules are what they are (HTTP status, failure), for logs and problems. */
   detail?: string;
+  /** For `disallow_all`: what a URL of this origin is refused for (the host refused or unreachable, or
+   * `robots_unavailable` when robots.txt answered 5xx/429), so a refusal is recorded for its cause. */
+  reason?: FailureReason;
 }
 
 const ROBOTS_TIMEOUT_MS = 15_000;
 
-function fixedRules(status: "allow_all" | "disallow_all", detail: string): RobotsRules {
+function fixedRules(
+  status: "allow_all" | "disallow_all",
+  detail: string,
+  reason?: FailureReason,
+): RobotsRules {
   const allowed = status === "allow_all";
-  return { isAllowed: () => allowed, crawlDelaySeconds: null, sitemaps: [], status, detail };
+  return {
+    isAllowed: () => allowed,
+    crawlDelaySeconds: null,
+    sitemaps: [],
+    status,
+    detail,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 /** RFC 9309 §2.3.5: Sitemap: takes a fully qualified http(s) URL; anything else is ignored. */
@@ -85,7 +100,9 @@ export class RobotsCache {
       if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
       origin = u.origin;
     } catch {
-      return Promise.resolve(fixedRules("disallow_all", `not an http(s) URL: ${url.slice(0, 200)}`));
+      return Promise.resolve(
+        fixedRules("disallow_all", `not an http(s) URL: ${url.slice(0, 200)}`, "invalid_url"),
+      );
     }
     let rules = this.cache.get(origin);
     if (!rules) {
@@ -109,6 +126,8 @@ export class RobotsCache {
       return fixedRules("allow_all", why);
     }
     if (res.reason === "too_many_redirects") return fixedRules("allow_all", why);
-    return fixedRules("disallow_all", why);
+    // An answer (5xx, 429) means robots.txt is unavailable for now; no answer at all (a blocked
+    // address, DNS failure, timeout) refuses the host itself, whatever its robots.txt says.
+    return fixedRules("disallow_all", why, res.status !== null ? "robots_unavailable" : res.reason);
   }
 }

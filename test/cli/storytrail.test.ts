@@ -1,6 +1,7 @@
 /** The command line as a newcomer meets it: help on every command, and the demo crawl's summary. */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,30 @@ const cli = (args: string[], timeout = 120_000) =>
     encoding: "utf8",
     timeout,
   });
+
+/** True when `port` is free on every demo outlet's loopback address. */
+async function freeOnDemoHosts(port: number): Promise<boolean> {
+  for (const host of ["127.0.0.1", "127.0.0.2", "127.0.0.3"]) {
+    const free = await new Promise<boolean>((ok) => {
+      const srv = createServer();
+      srv.once("error", () => ok(false));
+      srv.listen(port, host, () => srv.close(() => ok(true)));
+    });
+    if (!free) return false;
+  }
+  return true;
+}
+
+/**
+ * A demo port of this test's own, below the ephemeral ranges: two checkouts running this test at once
+ * (as on a shared CI machine) must not share the demo site, whose URLs carry its port.
+ */
+async function demoPort(): Promise<string> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await freeOnDemoHosts(port)) return String(port);
+  }
+}
 
 describe("storytrail CLI", () => {
   it("has --help on every command", () => {
@@ -39,10 +64,31 @@ describe("storytrail CLI", () => {
     }
   });
 
-  it("runs the demo crawl end to end, finds nothing new the second time, and re-extracts its samples", () => {
-    const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-"));
+  it("refuses to run the demo on a port another process holds, rather than on another port", async () => {
+    const port = await demoPort();
+    const holder = createServer().listen(Number(port), "127.0.0.2");
+    await new Promise((ok) => holder.once("listening", ok));
     try {
-      const r = cli(["crawl", "--demo", "--json", "--data-dir", dir], 170_000);
+      const r = cli([
+        "crawl",
+        "--demo",
+        "--demo-port",
+        port,
+        "--data-dir",
+        mkdtempSync(join(tmpdir(), "st-")),
+      ]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`port ${port} is taken on 127.0.0.2`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("runs the demo crawl end to end, finds nothing new the second time, and re-extracts its samples", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-"));
+    const port = await demoPort();
+    try {
+      const r = cli(["crawl", "--demo", "--demo-port", port, "--json", "--data-dir", dir], 170_000);
       expect(r.status, r.stderr).toBe(0);
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({
@@ -59,7 +105,9 @@ describe("storytrail CLI", () => {
       expect(summary.raw_samples).toBe(4); // the demo keeps every page's HTML
 
       // Tomorrow's run: state persisted in the data directory, so nothing is new.
-      const again = JSON.parse(cli(["crawl", "--demo", "--json", "--data-dir", dir], 170_000).stdout);
+      const again = JSON.parse(
+        cli(["crawl", "--demo", "--demo-port", port, "--json", "--data-dir", dir], 170_000).stdout,
+      );
       expect(again).toMatchObject({ claimed: 0, clusters: 2 });
 
       const re = cli(["reextract", "--data-dir", join(dir, "demo")], 170_000);

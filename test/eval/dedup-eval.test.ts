@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runDedup } from "../../cli/commands/dedup";
+import { runDedup } from "../../shared/dedup/dataset-dedup";
 
 const evalRoot = path.resolve(import.meta.dirname, "../..", "../shared");
 const corpus = path.join(evalRoot, "eval/dedup/corpus-dev.jsonl");

@@ -2,6 +2,14 @@
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
+import { FrontierTable } from "../../../shared/aws/frontier-table";
+import { FetchQueueSender } from "../../../shared/aws/queue-sender";
+import { SourcesTable } from "../../../shared/aws/sources-table";
+import { runDiscovery } from "../../../shared/crawl/discover-run";
+import { RobotsCache } from "../../../shared/discover/robots";
+import { parseSources } from "../../../shared/discover/sources";
+import { HttpClient } from "../../../shared/fetch/http";
+import type { FetchMessage } from "../../../shared/records";
 import { bigSitemap, type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 import { uniquePrefix } from "../../support/unique-prefix";
 
@@ -73,4 +81,63 @@ describe("runDiscovery", () => {
       await guarded.close();
     }
   });
+
+  it("one source with Crawl-delay: 3600 does not delay another source's URLs; it stops at its budget and resumes next run", async () => {
+    const slow = await startNewsServer({
+      "/robots.txt": send("text/plain", "User-agent: *\nCrawl-delay: 3600\n"),
+    });
+    const fast = await startNewsServer({ "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n") });
+    try {
+      slow.route("/s1.xml", send("application/xml", urlset([slow.url("/one"), slow.url("/two")])));
+      slow.route("/s2.xml", send("application/xml", urlset([slow.url("/three")])));
+      fast.route("/s.xml", send("application/xml", urlset(["/a", "/b", "/c"].map((p) => fast.url(p)))));
+      const sources = parseSources([
+        // The slow publisher first: run one after another, it would hold the fast one for an hour.
+        {
+          id: "slow",
+          publication: "Slow",
+          homepage: slow.url("/"),
+          sitemaps: [slow.url("/s1.xml"), slow.url("/s2.xml")],
+        },
+        { id: "fast", publication: "Fast", homepage: fast.url("/"), sitemaps: [fast.url("/s.xml")] },
+      ]);
+      const { doc, sqs } = runtime.clients;
+      const queue = new FetchQueueSender(sqs, runtime.resources.queueUrls.fetch);
+      const sentAt = new Map<string, number>();
+      const started = Date.now();
+      const http = new HttpClient({ userAgent: "storytrail-test", allowPrivateAddresses: true });
+      const sourceState = new SourcesTable(doc, runtime.resources.tables.sources);
+      const run = await runDiscovery(sources, "stall-1", {
+        http,
+        robots: new RobotsCache(http, "storytrail-test"),
+        frontier: new FrontierTable(doc, runtime.resources.tables.frontier),
+        sourceState,
+        fetchQueue: {
+          send: async (batch: readonly FetchMessage[]) => {
+            await queue.send(batch);
+            for (const m of batch) sentAt.set(m.url, Date.now() - started);
+          },
+        },
+        now: () => new Date(),
+        // A 10 s invocation: 8 s of budget for the sources, 2 s kept to finish.
+        remainingMs: () => 10_000 - (Date.now() - started),
+      });
+      const elapsed = Date.now() - started;
+      const fastUrls = ["/a", "/b", "/c"].map((p) => fast.url(p));
+      for (const u of fastUrls) expect(sentAt.get(u), u).toBeLessThan(3_000);
+      expect(elapsed).toBeLessThan(10_000);
+      const [slowRun, fastRun] = run.sources;
+      expect(fastRun).toMatchObject({ source_id: "fast", discovered: 3, new: 3, completed: true });
+      // The slow one keeps what it read before its budget ran out and says why it stopped.
+      expect(slowRun).toMatchObject({ source_id: "slow", discovered: 2, new: 2, completed: false });
+      expect(slowRun?.problem_reasons).toEqual({ timeout: 1 });
+      expect(slow.hits.get("/s2.xml")).toBeUndefined();
+      // Its last-success mark is not moved, so the next run reads it from where it was.
+      expect(await sourceState.lastSuccess("slow")).toBeNull();
+      expect(await sourceState.lastSuccess("fast")).not.toBeNull();
+    } finally {
+      await slow.close();
+      await fast.close();
+    }
+  }, 60_000);
 });

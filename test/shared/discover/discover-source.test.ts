@@ -283,7 +283,7 @@ describe("discoverSource: hostile inputs", () => {
     );
   });
 
-  it("robots.txt answering 503 → every feed and sitemap is robots_disallowed", async () => {
+  it("robots.txt answering 503 → every feed and sitemap is robots_unavailable (not robots_disallowed)", async () => {
     const down = await startNewsServer({ "/robots.txt": send("text/plain", "down", {}, 503) });
     try {
       const { urls, problems } = await discoverSource(
@@ -297,11 +297,38 @@ describe("discoverSource: hostile inputs", () => {
         options(),
       );
       expect(urls).toEqual([]);
-      expect(problems.map((p) => p.reason)).toEqual(["robots_disallowed", "robots_disallowed"]);
+      expect(problems.map((p) => p.reason)).toEqual(["robots_unavailable", "robots_unavailable"]);
+      expect(problems[0]?.detail).toContain("http_5xx");
       expect(down.hits.get("/feeds/rss.xml")).toBeUndefined();
     } finally {
       await down.close();
     }
+  });
+
+  it("a source on a refused address or an unknown host is recorded for that cause, not as robots_disallowed", async () => {
+    const closed = new HttpClient({ userAgent: UA }); // loopback not allowed
+    const refused = await discoverSource(
+      {
+        id: "loop",
+        publication: "Loop",
+        homepage: `${site.base}/`,
+        feeds: [],
+        sitemaps: [site.url("/s.xml")],
+      },
+      { ...options(), http: closed, robots: new RobotsCache(closed, UA) },
+    );
+    expect(refused.problems.map((p) => p.reason)).toEqual(["blocked_address"]);
+    const unknown = await discoverSource(
+      {
+        id: "nx",
+        publication: "Nowhere",
+        homepage: "http://storytrail-test.invalid/",
+        feeds: [],
+        sitemaps: ["http://storytrail-test.invalid/s.xml"],
+      },
+      { ...options(), http: closed, robots: new RobotsCache(closed, UA) },
+    );
+    expect(unknown.problems.map((p) => p.reason)).toEqual(["network_error"]);
   });
 
   it("invalid URLs in a sitemap are reported, not enqueued", async () => {

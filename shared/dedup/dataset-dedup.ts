@@ -1,0 +1,167 @@
+/**
+ * Dedup of an existing dataset (JSONL, one article a line) with the dedup Lambda's clustering code over
+ * the in-memory index: `storytrail dedup`, the dedup eval and the bench run it. Lines are streamed;
+ * memory holds the index and, per id, the line that brought it and a hash of its text.
+ *
+ * Nothing is dropped silently: a line that is not an article is reported with its line number and the
+ * JSON or schema problem; an id seen before is reported with both line numbers. The first line of an
+ * id is kept (keep-first, not an error): a dataset assembled from several exports often repeats a
+ * record, one bad line should not cost a 200,000-article run, and the first copy is the one every
+ * later tool (and the output order) already refers to. A repeat with a different text is worth a
+ * look, so the report says whether the texts differ.
+ */
+import { createHash } from "node:crypto";
+import * as z from "zod/mini";
+import { jsonErrorPosition } from "../config/json-error-position";
+import { addArticle, type DedupArticle } from "./clusterer";
+import { computeFingerprint } from "./fingerprint";
+import { MemoryDedupStore } from "./memory-index";
+import "../config/zod-messages";
+
+const inputLine = z.object({
+  id: z.pipe(
+    z.union([z.string().check(z.minLength(1, "must not be empty")), z.number()]),
+    z.transform(String),
+  ),
+  text: z.optional(z.string()),
+  body: z.optional(z.string()),
+  title: z.optional(z.nullable(z.string())),
+  ts: z.optional(z.nullable(z.string())),
+  published_at: z.optional(z.nullable(z.string())),
+  publication: z.optional(z.nullable(z.string())),
+  url: z.optional(z.nullable(z.string())),
+});
+type DedupInputLine = z.input<typeof inputLine>;
+
+function isoOrNull(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/** Why a line is not an article: JSON syntax (with the column) or the schema (field and problem). */
+class InputLineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InputLineError";
+  }
+}
+
+function parseLine(line: string): DedupInputLine & { id: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (err) {
+    const at = jsonErrorPosition(line);
+    const message = err instanceof Error ? err.message : String(err);
+    throw new InputLineError(`not JSON${at ? ` at column ${at.column}` : ""}: ${message.slice(0, 120)}`);
+  }
+  const parsed = inputLine.safeParse(json);
+  if (!parsed.success) {
+    const record = json && typeof json === "object" ? (json as Record<PropertyKey, unknown>) : {};
+    const problems = parsed.error.issues.map((i) => {
+      const field = i.path.length ? `${i.path.join(".")}: ` : "";
+      const missing = i.path.length === 1 && record[i.path[0]!] === undefined;
+      return `${field}${missing ? "is required" : i.message}`;
+    });
+    throw new InputLineError(`not an article: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+/** Maps one input record to what the clusterer takes (fingerprint computed here, as fetch does). */
+function toDedupArticle(raw: DedupInputLine & { id: string }, collectedAt: string): DedupArticle {
+  const text = raw.text ?? raw.body ?? "";
+  return {
+    article_id: raw.id,
+    url: raw.url ?? `urn:storytrail:article:${encodeURIComponent(raw.id)}`,
+    publication: raw.publication ?? "unknown",
+    headline: raw.title ?? null,
+    published_at: isoOrNull(raw.published_at ?? raw.ts),
+    collected_at: collectedAt,
+    fingerprint: computeFingerprint(text, raw.title),
+  };
+}
+
+export interface DuplicateLine {
+  readonly id: string;
+  readonly line: number;
+  /** The line whose record was kept. */
+  readonly firstLine: number;
+  /** Whether the repeat's title and text differ from the kept record's. */
+  readonly differs: boolean;
+}
+
+export interface DedupRunResult {
+  store: MemoryDedupStore;
+  /** Ids in input order with their final cluster ids. */
+  assignments: { id: string; cluster_id: string }[];
+  skipped: number;
+  duplicates: number;
+}
+
+export interface DedupRunOptions {
+  /** Called after each line is read (for progress). */
+  readonly onLine?: (line: string) => void;
+  /** A line that is not an article: its number and why. */
+  readonly onSkip?: (lineNo: number, reason: string) => void;
+  /** A repeated id: the repeat is ignored, the first record kept. */
+  readonly onDuplicate?: (d: DuplicateLine) => void;
+}
+
+const contentHash = (r: DedupInputLine) =>
+  createHash("sha256")
+    .update(JSON.stringify([r.title ?? null, r.text ?? r.body ?? ""]))
+    .digest("base64url")
+    .slice(0, 16);
+
+/** Clusters a stream of JSONL lines. */
+export async function runDedup(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: DedupRunOptions = {},
+): Promise<DedupRunResult> {
+  const store = new MemoryDedupStore();
+  const collectedAt = new Date().toISOString();
+  const firstSeen = new Map<string, { line: number; hash: string }>();
+  const order: string[] = [];
+  let skipped = 0;
+  let duplicates = 0;
+  let lineNo = 0;
+  const fixedClock = () => collectedAt;
+  for await (const line of lines) {
+    lineNo++;
+    options.onLine?.(line);
+    if (line.trim() === "") continue;
+    let raw: DedupInputLine & { id: string };
+    try {
+      raw = parseLine(line);
+    } catch (e) {
+      skipped++;
+      options.onSkip?.(lineNo, e instanceof Error ? e.message : String(e));
+      continue;
+    }
+    const hash = contentHash(raw);
+    const first = firstSeen.get(raw.id);
+    if (first) {
+      duplicates++;
+      options.onDuplicate?.({
+        id: raw.id,
+        line: lineNo,
+        firstLine: first.line,
+        differs: first.hash !== hash,
+      });
+      continue;
+    }
+    firstSeen.set(raw.id, { line: lineNo, hash });
+    order.push(raw.id);
+    await addArticle(store, toDedupArticle(raw, collectedAt), { now: fixedClock });
+  }
+  const final = new Map<string, string>();
+  for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);
+  return {
+    store,
+    assignments: order.map((id) => ({ id, cluster_id: final.get(id)! })),
+    skipped,
+    duplicates,
+  };
+}
