@@ -1,7 +1,13 @@
 /** Fetch one discovered URL politely, extract the article, store it and hand it to dedup. */
 import { computeFingerprint } from "../dedup/fingerprint";
 import type { RobotsCache } from "../discover/robots";
-import { EXTRACTOR_VERSION, type ExtractInput, extractArticle, isThin } from "../extract/article";
+import {
+  EXTRACTOR_VERSION,
+  type ExtractInput,
+  ExtractionError,
+  extractArticle,
+  isThin,
+} from "../extract/article";
 import { cutChars, FIELD_CAPS } from "../extract/field-caps";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
 import { type Extraction, type FailureReason, type FetchMessage, RECORD_VERSION } from "../records";
@@ -119,7 +125,8 @@ async function store(
     // An extractor bug, recorded as one (with the page kept to replay once it is fixed), never as thin.
     const url = resolveCanonical(res.finalUrl, null, { partners: deps.partners });
     const raw_key = await keepSample(articleIdFor(url), url);
-    return fail("extraction_error", `${(err as Error).message} (raw sample ${raw_key})`, res.status);
+    const error = err instanceof ExtractionError ? err : new ExtractionError(err);
+    return fail("extraction_error", `${error.message} (raw sample ${raw_key})`, res.status);
   }
   const url = resolveCanonical(res.finalUrl, extraction.canonical_from_page, { partners: deps.partners });
   const article_id = articleIdFor(url);
