@@ -31,6 +31,10 @@ export const languageSource = z.enum([
 ]);
 export type LanguageSource = z.infer<typeof languageSource>;
 
+/** Fields the extractor cut to their cap (shared/extract/field-caps.ts) so the article fits one item. */
+export const truncatedField = z.enum(["headline", "body", "authors", "publication", "section"]);
+export type TruncatedField = z.infer<typeof truncatedField>;
+
 /** What the extractor reads off one page. Pure function of (html, url, headers, now). */
 export const extractionSchema = z.object({
   /** The page's own rel=canonical / og:url / JSON-LD url when it stays on the same site, else null. */
@@ -50,6 +54,8 @@ export const extractionSchema = z.object({
   /** false when the page declares itself paywalled (schema.org isAccessibleForFree). Never circumvented. */
   is_accessible_for_free: z.nullable(z.boolean()),
   word_count: z.int().check(z.nonnegative()),
+  /** Present when a field was cut to its cap: which ones (the body keeps its first 200,000 UTF-8 bytes). */
+  truncated: z.optional(z.array(truncatedField)),
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 
@@ -94,6 +100,8 @@ export const failureReason = z.enum([
   "off_host",
   "no_article",
   "thin_content",
+  /** The extractor itself failed on the page (a bug to fix, not the page's fault): detail has the error. */
+  "extraction_error",
 ]);
 export type FailureReason = z.infer<typeof failureReason>;
 

@@ -1,18 +1,41 @@
 /** `storytrail extract`: run the article extractor over local HTML files (.html or .html.gz). */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Command } from "commander";
 import { EXTRACTOR_VERSION, extractArticle } from "../../shared/extract/article";
 import { decodeBody } from "../../shared/fetch/charset";
+import { DEFAULT_FETCH_LIMITS } from "../../shared/fetch/http";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * A saved page may be no larger than a fetched one (the fetch cap, DEFAULT_FETCH_LIMITS.maxBytes), before
+ * or after gunzip: a 1 MB gzip file that expands to 1 GiB stops at the cap instead of taking the memory.
+ */
+const MAX_PAGE_BYTES = DEFAULT_FETCH_LIMITS.maxBytes;
+
 /** Valid UTF-8 as UTF-8 (saved pages are often re-encoded); otherwise decoded as the fetcher would. */
 function readHtml(file: string): string {
+  const size = statSync(file).size;
+  if (size > MAX_PAGE_BYTES)
+    throw new Error(
+      `${size} bytes, more than the ${MAX_PAGE_BYTES}-byte page cap (the fetch cap); not extracted`,
+    );
   const raw = readFileSync(file);
   const gz = file.endsWith(".gz") || (raw[0] === 0x1f && raw[1] === 0x8b);
-  const buf = gz ? gunzipSync(raw) : raw;
+  let buf = raw;
+  if (gz) {
+    try {
+      buf = gunzipSync(raw, { maxOutputLength: MAX_PAGE_BYTES });
+    } catch (err) {
+      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+        throw new Error(
+          `decompresses to more than the ${MAX_PAGE_BYTES}-byte page cap (the fetch cap); not extracted`,
+        );
+      throw new Error(`not valid gzip: ${(err as Error).message}`);
+    }
+  }
   try {
     return strictUtf8.decode(buf);
   } catch {
@@ -79,7 +102,7 @@ export function registerExtract(program: Command): void {
             print({ id, ...extractFile(file, url, now) });
           } catch (e) {
             failures++;
-            print({ id, url, error: (e as Error).message });
+            print({ id, url, path: file, error: (e as Error).message });
           }
         }
       }

@@ -50,9 +50,20 @@ async function run(opts: ReextractOptions): Promise<void> {
     import("../../shared/aws/raw-samples"),
     import("../../shared/crawl/reextract"),
   ]);
-  const summary = { samples: 0, compared: 0, unchanged: 0, changed: 0, fields: {} as Record<string, number> };
+  const summary = {
+    samples: 0,
+    compared: 0,
+    unchanged: 0,
+    changed: 0,
+    errors: 0,
+    fields: {} as Record<string, number>,
+  };
   const report = (r: SampleReport) => {
     summary.samples++;
+    if (r.error !== undefined) {
+      summary.errors++;
+      process.stderr.write(`${r.key}: ${r.error}\n`);
+    }
     if (r.changes) {
       summary.compared++;
       if (r.changes.length === 0) summary.unchanged++;
@@ -62,7 +73,7 @@ async function run(opts: ReextractOptions): Promise<void> {
     if (opts.jsonl) {
       const { extraction, ...rest } = r;
       process.stdout.write(
-        `${JSON.stringify({ ...rest, headline: extraction.headline, word_count: extraction.word_count })}\n`,
+        `${JSON.stringify({ ...rest, headline: extraction?.headline ?? null, word_count: extraction?.word_count ?? null })}\n`,
       );
     }
   };
@@ -98,7 +109,7 @@ async function run(opts: ReextractOptions): Promise<void> {
       .map(([f, n]) => `${f} ${n}`)
       .join(", ");
     process.stdout.write(
-      `${summary.samples} raw samples, ${summary.compared} with a stored article: ${summary.unchanged} unchanged, ${summary.changed} changed${fields ? ` (${fields})` : ""}\n`,
+      `${summary.samples} raw samples, ${summary.compared} with a stored article: ${summary.unchanged} unchanged, ${summary.changed} changed${fields ? ` (${fields})` : ""}${summary.errors ? `, ${summary.errors} the extractor failed on` : ""}\n`,
     );
   }
 }

@@ -1,9 +1,16 @@
 /** Fetch one discovered URL politely, extract the article, store it and hand it to dedup. */
 import { computeFingerprint } from "../dedup/fingerprint";
 import type { RobotsCache } from "../discover/robots";
-import { EXTRACTOR_VERSION, extractArticle, isThin } from "../extract/article";
+import {
+  EXTRACTOR_VERSION,
+  type ExtractInput,
+  ExtractionError,
+  extractArticle,
+  isThin,
+} from "../extract/article";
+import { cutChars, FIELD_CAPS } from "../extract/field-caps";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
-import { type FailureReason, type FetchMessage, RECORD_VERSION } from "../records";
+import { type Extraction, type FailureReason, type FetchMessage, RECORD_VERSION } from "../records";
 import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 
@@ -21,6 +28,8 @@ export interface FetchDeps {
   readonly sampleRate: number;
   /** Registrable domains a source's pages may name as rel=canonical besides their own. */
   readonly partners?: readonly string[];
+  /** The extractor (default extractArticle); a test puts a failing one here to prove how a crash is recorded. */
+  readonly extract?: (input: ExtractInput) => Extraction;
 }
 
 export type FetchOutcome =
@@ -98,26 +107,34 @@ async function store(
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();
-  const extraction = extractArticle({
-    html: res.text,
-    url: res.finalUrl,
-    headers: res.headers,
-    now: collectedAt,
-    languageHint: msg.language_hint ?? null,
-  });
+  const keepSample = (article_id: string, url: string): Promise<string> =>
+    deps.rawSamples.put({
+      article_id,
+      url,
+      html: res.text,
+      collected_at: collectedAt.toISOString(),
+      content_type: res.contentType,
+    });
+  let extraction: Extraction;
+  try {
+    extraction = (deps.extract ?? extractArticle)({
+      html: res.text,
+      url: res.finalUrl,
+      headers: res.headers,
+      now: collectedAt,
+      languageHint: msg.language_hint ?? null,
+    });
+  } catch (err) {
+    // An extractor bug, recorded as one (with the page kept to replay once it is fixed), never as thin.
+    const url = resolveCanonical(res.finalUrl, null, { partners: deps.partners });
+    const raw_key = await keepSample(articleIdFor(url), url);
+    const error = err instanceof ExtractionError ? err : new ExtractionError(err);
+    return fail("extraction_error", `${error.message} (raw sample ${raw_key})`, res.status);
+  }
   const url = resolveCanonical(res.finalUrl, extraction.canonical_from_page, { partners: deps.partners });
   const article_id = articleIdFor(url);
   const thin = isThin(extraction);
-  const raw_key =
-    thin || sampled(article_id, deps.sampleRate)
-      ? await deps.rawSamples.put({
-          article_id,
-          url,
-          html: res.text,
-          collected_at: collectedAt.toISOString(),
-          content_type: res.contentType,
-        })
-      : null;
+  const raw_key = thin || sampled(article_id, deps.sampleRate) ? await keepSample(article_id, url) : null;
   if (thin)
     return fail(
       "thin_content",
@@ -126,21 +143,33 @@ async function store(
     );
 
   const collected_at = collectedAt.toISOString();
-  await deps.articles.put({
+  const stored = await deps.articles.put({
     ...extraction,
     record_version: RECORD_VERSION,
     article_id,
     url,
-    url_variants: [...new Set([msg.url, res.url, res.finalUrl, url])],
+    // A URL longer than any real one is not kept as a variant (the item's size budget, field-caps.ts).
+    url_variants: [...new Set([msg.url, res.url, res.finalUrl, url])].filter(
+      (u) => u === url || u.length <= FIELD_CAPS.urlChars,
+    ),
     source_id: msg.source_id,
     // The outlet that carried the page, not the wire service its JSON-LD may name.
     publication: msg.publication,
-    headline: extraction.headline ?? msg.hint_title ?? null,
+    headline:
+      extraction.headline ?? (msg.hint_title ? cutChars(msg.hint_title, FIELD_CAPS.headlineChars) : null),
     collected_at,
     http_status: res.status,
     raw_key,
     extractor_version: EXTRACTOR_VERSION,
   });
+  // The caps keep an article well inside the item limit; this is the net under them (url_variants
+  // accumulate across puts, and any field added later).
+  if (stored === "too_large")
+    return fail(
+      "too_large",
+      `article ${article_id} exceeds the Articles table's item size limit`,
+      res.status,
+    );
   await deps.dedupQueue.send([
     {
       article_id,

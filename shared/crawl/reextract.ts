@@ -2,7 +2,7 @@
  * Re-running the current extractor over stored raw samples: what would change in the stored
  * articles. Pure comparison; the caller supplies the samples and the stored records.
  */
-import { EXTRACTOR_VERSION, extractArticle } from "../extract/article";
+import { EXTRACTOR_VERSION, type ExtractInput, extractArticle } from "../extract/article";
 import type { Article, Extraction } from "../records";
 import type { RawSample } from "./ports";
 
@@ -37,7 +37,9 @@ export interface SampleReport {
   readonly after_version: string;
   /** null when no stored article was found for the sample (e.g. a thin page, recorded as a failure). */
   readonly changes: FieldChange[] | null;
-  readonly extraction: Extraction;
+  /** null when the extractor failed on the sample: `error` says how. */
+  readonly extraction: Extraction | null;
+  readonly error?: string;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -66,24 +68,27 @@ export function articleIdOfKey(key: string): string {
   return key.replace(/^.*\//, "").replace(/\.html\.gz$/, "");
 }
 
+/** `extract`: the extractor to replay (default the current one; a test passes a failing one). */
 export async function* reextract(
   samples: AsyncIterable<RawSample>,
   stored: (article_id: string) => Promise<Partial<Article> | null>,
+  extract: (input: ExtractInput) => Extraction = extractArticle,
 ): AsyncGenerator<SampleReport> {
   for await (const s of samples) {
     const article_id = articleIdOfKey(s.key);
-    const extraction = extractArticle({
-      html: s.html,
-      url: s.url,
-      now: new Date(s.collected_at || Date.now()),
-    });
+    const base = { key: s.key, article_id, url: s.url, after_version: EXTRACTOR_VERSION };
+    let extraction: Extraction;
+    try {
+      extraction = extract({ html: s.html, url: s.url, now: new Date(s.collected_at || Date.now()) });
+    } catch (err) {
+      // One sample the extractor fails on is reported, and the replay goes on.
+      yield { ...base, before_version: null, changes: null, extraction: null, error: (err as Error).message };
+      continue;
+    }
     const before = await stored(article_id);
     yield {
-      key: s.key,
-      article_id,
-      url: s.url,
+      ...base,
       before_version: before?.extractor_version ?? null,
-      after_version: EXTRACTOR_VERSION,
       changes: before ? compareExtraction(before, extraction) : null,
       extraction,
     };

@@ -1,11 +1,14 @@
 /**
- * The extractor's entry point: one HTML page in, one Extraction record out. Pure (html, url, headers, now),
- * never throws on bad HTML: whatever cannot be read is null, flagged or empty.
+ * The extractor's entry point: one HTML page in, one Extraction record out. Pure (html, url, headers, now).
+ * Bad HTML is not an error: whatever cannot be read is null, flagged or empty, and every field is capped
+ * (field-caps.ts). A failure of the extractor itself is: it throws ExtractionError, which the crawl
+ * records as `extraction_error` (never as thin content).
  */
 import type { Extraction } from "../records";
 import { extractBody, surveyPage } from "./body";
 import { extractDates } from "./dates";
 import { type AnyNode, parseHtml } from "./dom";
+import { capFields } from "./field-caps";
 import { chooseHeadline, headingCandidates } from "./headline";
 import { detectLanguage } from "./language";
 import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
@@ -131,19 +134,32 @@ function splitAuthors(raw: string): string[] {
   return parts.length > 0 ? parts : [cleanInline(raw)];
 }
 
+/** All text below a node, scripts and styles included (iterative: depth costs heap, not call stack). */
 function textContent(node: AnyNode): string {
-  if (node.type === "text") return (node as unknown as { data: string }).data;
-  if (!("children" in node)) return "";
   let out = "";
-  for (const c of node.children) out += textContent(c);
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === "text") out += (n as unknown as { data: string }).data;
+    else if ("children" in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
   return out;
+}
+
+/** The extractor failed on a page (a bug, not the page's fault): the message names the cause. */
+export class ExtractionError extends Error {
+  constructor(cause: unknown) {
+    const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    super(`extractor failed: ${what}`, { cause });
+    this.name = "ExtractionError";
+  }
 }
 
 export function extractArticle(input: ExtractInput): Extraction {
   try {
-    return extract(input);
-  } catch {
-    return emptyExtraction();
+    return capFields(extract(input));
+  } catch (err) {
+    throw new ExtractionError(err);
   }
 }
 

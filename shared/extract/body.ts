@@ -12,7 +12,7 @@
  */
 
 import { scanDates } from "./date-parse";
-import { type AnyNode, type Element, isElement } from "./dom";
+import { type AnyNode, type Element, isElement, rawText } from "./dom";
 import type { SignalCollector } from "./page-signals";
 import { cleanInline } from "./text";
 
@@ -394,80 +394,95 @@ export interface Survey {
 
 let passCounter = 0;
 
-/**
- * Paragraph text per element before any removal, and which elements hold a strong body marker, with each
- * element's attributes read once. Independent of the pass, so both passes share it.
- */
-class Surveyor {
-  readonly records = new Map<Element, Surveyed>();
-  // Results for the node just visited (fields, not objects: this runs on every element).
+/** One element of the survey's walk (the root has none): what it gathers from its children so far. */
+class SurveyFrame {
+  i = 0;
   para = 0;
   strong = false;
   own = 0;
   commas = 0;
+  text = 0;
 
-  /**
-   * Returns the text length below the node; the rest lands in the fields above. The page signals are
-   * collected in the same walk (when `signals` is given; null below elements that hold no signals).
-   * `keep`: false inside an element that is always dropped, whose records nobody reads (measure() never
-   * enters it, findLead() needs only attributes and makes those on demand).
-   */
-  visit(
-    children: AnyNode[],
-    isBlockWithProse: boolean,
-    signals: SignalCollector | null,
-    inSvg: boolean,
-    keep: boolean,
-  ): number {
-    let para = 0;
-    let strong = false;
-    let own = 0;
-    let commas = 0;
-    let text = 0;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      const type = child.type;
-      if (type === "text") {
-        own += scanText((child as unknown as { data: string }).data);
-        commas += scannedCommas;
-        continue;
-      }
-      if (type !== "tag") {
-        if (signals !== null && (type === "script" || type === "style"))
-          signals.element(child as Element, inSvg);
-        continue;
-      }
-      const el = child as Element;
-      const name = el.name;
-      const below = signals?.element(el, inSvg) ? signals : null;
-      const kept = keep && !(DROP_TAGS.has(name) && name !== "figure" && name !== "aside");
-      const t = this.visit(el.children, name !== "a" && name !== "p", below, inSvg || name === "svg", kept);
-      text += t;
-      const p = name === "p" ? Math.max(this.para, t) : this.para;
-      readAttribs(el);
-      const flags = attrFlags;
-      const s = this.strong || (flags & (ARTICLE_BODY | STRONG_SELF)) !== 0;
-      if (kept) this.records.set(el, new Surveyed(attrCi, p, s, this.own, this.commas, flags));
-      para += p;
-      strong ||= s;
-    }
-    text += own;
-    // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
-    if (own >= 80 && isBlockWithProse) para += own;
-    this.para = para;
-    this.strong = strong;
-    this.own = own;
-    this.commas = commas;
-    return text;
-  }
+  constructor(
+    readonly el: Element | null,
+    readonly children: AnyNode[],
+    readonly isBlockWithProse: boolean,
+    /** Collects the page signals below; null below elements that hold none. */
+    readonly signals: SignalCollector | null,
+    readonly inSvg: boolean,
+    /**
+     * False inside an element that is always dropped, whose records nobody reads (measure() never enters
+     * it, findLead() needs only attributes and makes those on demand).
+     */
+    readonly keep: boolean,
+  ) {}
 }
 
-/** The body survey of a page; with a collector, the page signals are gathered in the same walk. */
+/**
+ * The body survey of a page: paragraph text per element before any removal, and which elements hold a
+ * strong body marker, with each element's attributes read once. Independent of the pass, so both passes
+ * share it. With a collector, the page signals are gathered in the same walk (parents before children).
+ * Iterative (an explicit stack of frames): a page's depth costs heap, never call stack.
+ */
 export function surveyPage(root: AnyNode, signals: SignalCollector | null = null): Survey {
-  const s = new Surveyor();
-  if ("children" in root)
-    s.visit(root.children, isElement(root) && root.name !== "a" && root.name !== "p", signals, false, true);
-  return { records: s.records, totalPara: s.para };
+  const records = new Map<Element, Surveyed>();
+  if (!("children" in root)) return { records, totalPara: 0 };
+  const stack = [
+    new SurveyFrame(
+      null,
+      root.children,
+      isElement(root) && root.name !== "a" && root.name !== "p",
+      signals,
+      false,
+      true,
+    ),
+  ];
+  for (;;) {
+    const f = stack[stack.length - 1]!;
+    if (f.i < f.children.length) {
+      const child = f.children[f.i++]!;
+      const type = child.type;
+      if (type === "text") {
+        f.own += scanText((child as unknown as { data: string }).data);
+        f.commas += scannedCommas;
+      } else if (type !== "tag") {
+        if (f.signals !== null && (type === "script" || type === "style"))
+          f.signals.element(child as Element, f.inSvg);
+      } else {
+        const el = child as Element;
+        const name = el.name;
+        const below = f.signals?.element(el, f.inSvg) ? f.signals : null;
+        const kept = f.keep && !(DROP_TAGS.has(name) && name !== "figure" && name !== "aside");
+        stack.push(
+          new SurveyFrame(
+            el,
+            el.children,
+            name !== "a" && name !== "p",
+            below,
+            f.inSvg || name === "svg",
+            kept,
+          ),
+        );
+      }
+      continue;
+    }
+    // The element's children are done: its totals, then its record and its share of its parent's.
+    f.text += f.own;
+    // Text written straight into a block (no <p>) counts as paragraph text when it is prose-sized.
+    if (f.own >= 80 && f.isBlockWithProse) f.para += f.own;
+    stack.pop();
+    const el = f.el;
+    const parent = stack[stack.length - 1];
+    if (el === null || parent === undefined) return { records, totalPara: f.para };
+    parent.text += f.text;
+    const p = el.name === "p" ? Math.max(f.para, f.text) : f.para;
+    readAttribs(el);
+    const flags = attrFlags;
+    const strong = f.strong || (flags & (ARTICLE_BODY | STRONG_SELF)) !== 0;
+    if (f.keep) records.set(el, new Surveyed(attrCi, p, strong, f.own, f.commas, flags));
+    parent.para += p;
+    parent.strong ||= strong;
+  }
 }
 
 class BodyExtractor {
@@ -538,8 +553,8 @@ class BodyExtractor {
     return this.totalPara > 200 && this.info(el).rawPara > 0.5 * this.totalPara;
   }
 
-  /** Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors. */
-  private measure(el: Element, ancestors: Element[]): Stats {
+  /** The element's record, its stats reset for this pass. */
+  private enter(el: Element): Surveyed {
     let st = this.surveyed.get(el);
     if (!st) {
       const own = ownTextOf(el);
@@ -561,35 +576,68 @@ class BodyExtractor {
       st.embed = 0;
     }
     this.measuredOrder.push(el);
-    const isLink = el.name === "a";
-    const ownText = st.ownText;
-    const ownCommas = st.ownCommas;
-    for (const child of el.children) {
-      if (isElement(child)) {
-        const cn = child.name;
+    return st;
+  }
+
+  /**
+   * Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors.
+   * Iterative: `path` holds the elements from `top` down to the one being measured, `next` the index of
+   * the child each will look at next.
+   */
+  private measure(top: Element): void {
+    const path: Element[] = [top];
+    const stats: Surveyed[] = [this.enter(top)];
+    const next: number[] = [0];
+    while (path.length > 0) {
+      const d = path.length - 1;
+      const el = path[d]!;
+      const st = stats[d]!;
+      const children = el.children;
+      let child: Element | null = null;
+      while (next[d]! < children.length) {
+        const c = children[next[d]!++]!;
+        if (!isElement(c)) continue;
+        const cn = c.name;
         if (cn === "img" || cn === "picture") st.img++;
         else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
         else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
-        if (this.dropped.has(child) || this.shouldDrop(child)) {
-          this.dropped.add(child);
+        if (this.dropped.has(c) || this.shouldDrop(c)) {
+          this.dropped.add(c);
           continue;
         }
-        ancestors.push(el);
-        const c = this.measure(child, ancestors);
-        ancestors.pop();
-        st.text += c.text;
-        st.link += c.link;
-        st.para += c.para;
-        st.commas += c.commas;
-        st.p += c.p;
-        st.img += c.img;
-        st.li += c.li;
-        st.input += c.input;
-        st.embed += c.embed;
+        child = c;
+        break;
       }
+      if (child !== null) {
+        path.push(child);
+        stats.push(this.enter(child));
+        next.push(0);
+        continue;
+      }
+      this.finish(el, st, path);
+      path.pop();
+      stats.pop();
+      next.pop();
+      const parent = stats[d - 1];
+      if (parent === undefined) continue;
+      parent.text += st.text;
+      parent.link += st.link;
+      parent.para += st.para;
+      parent.commas += st.commas;
+      parent.p += st.p;
+      parent.img += st.img;
+      parent.li += st.li;
+      parent.input += st.input;
+      parent.embed += st.embed;
     }
+  }
+
+  /** An element whose children are measured: its own text, paragraph stats and score to its ancestors. */
+  private finish(el: Element, st: Surveyed, path: Element[]): void {
+    const isLink = el.name === "a";
+    const ownText = st.ownText;
     st.text += ownText;
-    st.commas += ownCommas;
+    st.commas += st.ownCommas;
     if (isLink) st.link = st.text;
     const name = el.name;
     if (name === "p") st.p++;
@@ -614,16 +662,16 @@ class BodyExtractor {
       const linkFree = st.text - st.link;
       if (linkFree >= 20) {
         const s = 1 + st.commas + Math.min(Math.floor(st.text / 100), 3);
-        const n = ancestors.length;
+        // path ends with el itself: its ancestors (within the measured subtree) come before it.
+        const n = path.length - 1;
         for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
-          const anc = ancestors[n - 1 - level]!;
+          const anc = path[n - 1 - level]!;
           const as = this.surveyed.get(anc)!;
           if (!as.initialised) this.initialise(anc, as);
           as.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
         }
       }
     }
-    return st;
   }
 
   private initialise(el: Element, st: Surveyed): void {
@@ -684,7 +732,7 @@ class BodyExtractor {
   run(): BodyResult {
     const top = firstElementNamed(this.root, "body") ?? firstElementNamed(this.root, "html");
     if (!top) return { text: "", container: null };
-    this.measure(top, []);
+    this.measure(top);
     let best: Element | null = null;
     let bestScore = 0;
     const candidates: [Element, number][] = [];
@@ -720,38 +768,29 @@ class BodyExtractor {
       scope = p;
     }
     if (scope === first) return null;
-    let found: string | null = null;
-    let done = false;
-    const visit = (node: Element): void => {
-      for (const c of node.children) {
-        if (done || found) return;
-        if (c.type !== "tag") continue;
-        const el = c as Element;
-        if (el === first) {
-          done = true;
-          return;
-        }
-        if (LEAD_SKIP.has(el.name)) continue;
-        const info = this.info(el);
-        if (info.flags & HIDDEN) continue;
-        const ci = info.ci;
-        if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
-          const t = cleanInline(rawTextOf(el));
-          if (
-            t.length >= 80 &&
-            t.length <= 1500 &&
-            /[.!?…:"“”»«]/.test(t) &&
-            !text.includes(t.slice(0, 60))
-          ) {
-            found = t;
-            return;
-          }
-        }
-        visit(el);
-      }
+    // Pre-order over the scope, children pushed in reverse (document order), until the container.
+    const stack: AnyNode[] = [];
+    const pushChildren = (node: Element): void => {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     };
-    visit(scope);
-    return found;
+    pushChildren(scope);
+    while (stack.length > 0) {
+      const c = stack.pop()!;
+      if (c.type !== "tag") continue;
+      const el = c as Element;
+      if (el === first) return null;
+      if (LEAD_SKIP.has(el.name)) continue;
+      const info = this.info(el);
+      if (info.flags & HIDDEN) continue;
+      const ci = info.ci;
+      if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
+        const t = cleanInline(rawText(el));
+        if (t.length >= 80 && t.length <= 1500 && /[.!?…:"“”»«]/.test(t) && !text.includes(t.slice(0, 60)))
+          return t;
+      }
+      pushChildren(el);
+    }
+    return null;
   }
 
   /** Readability's moves: a shared ancestor of several top candidates, then parents that score higher. */
@@ -833,18 +872,22 @@ class BodyExtractor {
     }
     if (scope === best) return [];
     const out: Element[] = [];
-    const visit = (node: Element): void => {
-      for (const c of node.children) {
-        if (!isElement(c) || this.dropped.has(c) || c.type !== "tag") continue;
-        if (c.name === best.name && c.attribs.class === cls) {
-          const st = this.stats(c);
-          if (st && st.text > 0) out.push(c);
-          continue;
-        }
-        visit(c);
-      }
+    // Pre-order (children pushed in reverse), not descending into a match.
+    const stack: AnyNode[] = [];
+    const pushChildren = (node: Element): void => {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     };
-    visit(scope);
+    pushChildren(scope);
+    while (stack.length > 0) {
+      const c = stack.pop()!;
+      if (!isElement(c) || this.dropped.has(c) || c.type !== "tag") continue;
+      if (c.name === best.name && c.attribs.class === cls) {
+        const st = this.stats(c);
+        if (st && st.text > 0) out.push(c);
+        continue;
+      }
+      pushChildren(c);
+    }
     return out;
   }
 
@@ -873,7 +916,7 @@ class BodyExtractor {
         const ld = this.linkDensity(st);
         if (
           (st.text > 80 && ld < 0.25) ||
-          (st.text > 0 && st.text <= 80 && ld === 0 && /[.!?…]\s*$/.test(rawTextOf(sib)))
+          (st.text > 0 && st.text <= 80 && ld === 0 && /[.!?…]\s*$/.test(rawText(sib)))
         ) {
           out.push(sib);
         }
@@ -900,9 +943,21 @@ class BodyExtractor {
     };
     const headline = this.opts.headline ? normaliseForCompare(this.opts.headline) : null;
     this.variants = (this.opts.headlineVariants ?? []).map(normaliseForCompare).filter((v) => v.length >= 10);
-    const visit = (node: AnyNode): void => {
+    // Iterative: children pushed in reverse (document order); a block pushes END_BLOCK before its
+    // children, so its text is flushed as one paragraph after them.
+    const stack: (AnyNode | typeof END_BLOCK)[] = [];
+    const pushChildren = (node: AnyNode): void => {
       if (!("children" in node)) return;
-      for (const child of node.children) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    };
+    const visit = (root: AnyNode): void => {
+      pushChildren(root);
+      while (stack.length > 0) {
+        const child = stack.pop()!;
+        if (child === END_BLOCK) {
+          flush();
+          continue;
+        }
         if (child.type === "text") {
           buf += (child as unknown as { data: string }).data;
           continue;
@@ -913,15 +968,12 @@ class BodyExtractor {
           flush();
           continue;
         }
-        const block = BLOCK_TAGS.has(name);
-        if (block) {
+        if (BLOCK_TAGS.has(name)) {
           if (this.skipBlock(child, headline)) continue;
           flush();
-          visit(child);
-          flush();
-        } else {
-          visit(child);
+          stack.push(END_BLOCK);
         }
+        pushChildren(child);
       }
     };
     for (const p of parts) {
@@ -973,7 +1025,7 @@ class BodyExtractor {
     const st = this.stats(el);
     if (!st) return false;
     const name = el.name;
-    if (HEADINGS.has(name) && headline && this.isAnyHeadline(normaliseForCompare(rawTextOf(el)), headline))
+    if (HEADINGS.has(name) && headline && this.isAnyHeadline(normaliseForCompare(rawText(el)), headline))
       return true;
     if (st.text === 0) return true;
     const ld = this.linkDensity(st);
@@ -1031,24 +1083,16 @@ function normaliseForCompare(s: string): string {
     .trim();
 }
 
-function rawTextOf(node: AnyNode): string {
-  if (node.type === "text") return (node as unknown as { data: string }).data;
-  if (!("children" in node)) return "";
-  let out = "";
-  for (const c of node.children) {
-    if (c.type === "text") out += (c as unknown as { data: string }).data;
-    else if (c.type === "tag") out += rawTextOf(c);
-  }
-  return out;
-}
-
+/** The first element of that name in document order (pre-order, iterative). */
 function firstElementNamed(node: AnyNode, name: string): Element | null {
-  if (!("children" in node)) return null;
-  for (const c of node.children) {
-    if (!isElement(c)) continue;
-    if (c.name === name) return c;
-    const f = firstElementNamed(c, name);
-    if (f) return f;
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n !== node) {
+      if (!isElement(n)) continue;
+      if (n.name === name) return n;
+    }
+    if ("children" in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return null;
 }
@@ -1061,6 +1105,9 @@ function isAncestor(anc: Element, el: Element): boolean {
   }
   return false;
 }
+
+/** Marks the end of a block on render()'s stack. */
+const END_BLOCK = Symbol("end of block");
 
 /** Below this many characters the class-based pass probably removed the article with its wrapper. */
 const RETRY_CHARS = 250;

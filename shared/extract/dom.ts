@@ -3,14 +3,171 @@
  * Document as `load(html).root()`, without building a cheerio instance per page), walked over
  * domhandler nodes. Walking nodes by hand instead of CSS selectors keeps extraction within a few
  * milliseconds per page, and the Lambda bundle free of cheerio's selector engine.
+ *
+ * The tree is bounded while it is built (PARSE_LIMITS): hostile markup cannot make it deep enough to
+ * slow the parser down or overflow a walk, nor big enough to exhaust the fetch function's memory.
  */
 import type { AnyNode, Document, Element } from "domhandler";
-import { parseDocument } from "htmlparser2";
+import { DomHandler, Parser, type QuoteType, Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
 export type { AnyNode, Element };
 
-export function parseHtml(html: string): Document {
-  return parseDocument(html);
+/**
+ * What one page may build. Over the 803 pages of the four evaluation sets the deepest element sits 38
+ * levels down and the largest page has 11,529 elements, so real pages never meet these.
+ * - maxDepth 256: htmlparser2 keeps its open elements in an array it unshifts on every tag, so each
+ *   open tag costs the depth so far: 100,000 nested <div>s took 12 s, 40,000 took 0.4 s. At 256 the
+ *   cost per tag is constant. Tags deeper than this are ignored; their text joins the element at the
+ *   limit (the page reads as text-only below it), and their end tags are matched and dropped too.
+ * - maxNodes 100,000 elements, comments and other non-text nodes: a built element costs ~200–570 bytes
+ *   (bare, with text, with attributes) and the body survey adds its record; at this cap a hostile page of
+ *   tiny elements peaks at MEASURED MB in the 256 MB fetch function (bench/memory-at-caps.ts). Past
+ *   it, tags are ignored the same way and only their text is kept.
+ * - maxAttributes 64 per element: a real element carries a few; one tag with a million attributes would
+ *   be a million-key object. Later ones are ignored.
+ */
+export const PARSE_LIMITS = { maxDepth: 256, maxNodes: 100_000, maxAttributes: 64 } as const;
+
+export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number };
+
+// Elements without an end tag: an ignored one leaves no end tag to drop.
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/** The handler, telling the guard how deep the element being opened would sit. */
+class DepthHandler extends DomHandler {
+  get depth(): number {
+    return this.tagStack.length;
+  }
+}
+
+/**
+ * Between htmlparser2's tokenizer and its parser: passes every event through until a tag would be
+ * deeper than maxDepth or past maxNodes, then drops that tag (name, attributes, end) and keeps its text.
+ */
+class ParseGuard implements TokenizerCallbacks {
+  private nodes = 0;
+  /** Inside an ignored start tag (its attributes go with it). */
+  private ignoring = false;
+  private attributes = 0;
+  private ignoringAttribute = false;
+  /** Ignored start tags by name, whose end tags are still to come. */
+  private readonly open = new Map<string, number>();
+
+  constructor(
+    private readonly parser: TokenizerCallbacks,
+    private readonly handler: DepthHandler,
+    private readonly html: string,
+    private readonly limits: ParseLimits,
+  ) {}
+
+  private full(): boolean {
+    return this.nodes >= this.limits.maxNodes;
+  }
+
+  onopentagname(start: number, endIndex: number): void {
+    this.attributes = 0;
+    this.ignoringAttribute = false;
+    if (this.handler.depth > this.limits.maxDepth || this.full()) {
+      this.ignoring = true;
+      const name = this.html.slice(start, endIndex).toLowerCase();
+      if (!VOID.has(name)) this.open.set(name, (this.open.get(name) ?? 0) + 1);
+      return;
+    }
+    this.ignoring = false;
+    this.nodes++;
+    this.parser.onopentagname(start, endIndex);
+  }
+  onattribname(start: number, endIndex: number): void {
+    if (this.ignoring) return;
+    this.ignoringAttribute = ++this.attributes > this.limits.maxAttributes;
+    if (!this.ignoringAttribute) this.parser.onattribname(start, endIndex);
+  }
+  onattribdata(start: number, endIndex: number): void {
+    if (!this.ignoring && !this.ignoringAttribute) this.parser.onattribdata(start, endIndex);
+  }
+  onattribentity(codepoint: number): void {
+    if (!this.ignoring && !this.ignoringAttribute) this.parser.onattribentity(codepoint);
+  }
+  onattribend(quote: QuoteType, endIndex: number): void {
+    if (!this.ignoring && !this.ignoringAttribute) this.parser.onattribend(quote, endIndex);
+  }
+  onopentagend(endIndex: number): void {
+    if (this.ignoring) this.ignoring = false;
+    else this.parser.onopentagend(endIndex);
+  }
+  onselfclosingtag(endIndex: number): void {
+    // An ignored <x/> leaves its count in `open`: a later </x> is dropped, as the limit drops its tags.
+    if (this.ignoring) this.ignoring = false;
+    else this.parser.onselfclosingtag(endIndex);
+  }
+  onclosetag(start: number, endIndex: number): void {
+    if (this.open.size > 0) {
+      const name = this.html.slice(start, endIndex).toLowerCase();
+      const n = this.open.get(name);
+      if (n !== undefined) {
+        if (n > 1) this.open.set(name, n - 1);
+        else this.open.delete(name);
+        return;
+      }
+    }
+    this.parser.onclosetag(start, endIndex);
+  }
+  oncomment(start: number, endIndex: number, endOffset: number): void {
+    if (this.full()) return;
+    this.nodes++;
+    this.parser.oncomment(start, endIndex, endOffset);
+  }
+  oncdata(start: number, endIndex: number, endOffset: number): void {
+    if (this.full()) return;
+    this.nodes++;
+    this.parser.oncdata(start, endIndex, endOffset);
+  }
+  ondeclaration(start: number, endIndex: number): void {
+    if (this.full()) return;
+    this.nodes++;
+    this.parser.ondeclaration(start, endIndex);
+  }
+  onprocessinginstruction(start: number, endIndex: number): void {
+    if (this.full()) return;
+    this.nodes++;
+    this.parser.onprocessinginstruction(start, endIndex);
+  }
+  ontext(start: number, endIndex: number): void {
+    this.parser.ontext(start, endIndex);
+  }
+  ontextentity(codepoint: number, endIndex: number): void {
+    this.parser.ontextentity(codepoint, endIndex);
+  }
+  onend(): void {
+    this.parser.onend();
+  }
+}
+
+export function parseHtml(html: string, limits: ParseLimits = PARSE_LIMITS): Document {
+  const handler = new DepthHandler();
+  // The parser builds its tokenizer from this class, handing it itself as the callbacks.
+  class GuardedTokenizer extends Tokenizer {
+    constructor(options: ConstructorParameters<typeof Tokenizer>[0], parser: TokenizerCallbacks) {
+      super(options, new ParseGuard(parser, handler, html, limits));
+    }
+  }
+  new Parser(handler, { Tokenizer: GuardedTokenizer }).end(html);
+  return handler.root as unknown as Document;
 }
 
 /** Elements proper: htmlparser2 gives <script> and <style> their own node types. */
@@ -22,14 +179,21 @@ export function attr(el: Element, name: string): string | undefined {
   return el.attribs[name];
 }
 
-/** Concatenated text below a node (raw, not whitespace-normalised). */
+/** Concatenated text of the text nodes below a node, through tags (not scripts), in document order. */
 export function rawText(node: AnyNode): string {
   if (node.type === "text") return (node as unknown as { data: string }).data;
   if (!("children" in node)) return "";
   let out = "";
-  for (const child of node.children) {
-    if (child.type === "text") out += (child as unknown as { data: string }).data;
-    else if (child.type === "tag") out += rawText(child);
+  // An explicit stack, children pushed in reverse, so depth costs heap, never call stack.
+  const stack: AnyNode[] = [];
+  for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === "text") out += (n as unknown as { data: string }).data;
+    else if (n.type === "tag") {
+      const children = (n as Element).children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
   }
   return out;
 }

@@ -118,38 +118,63 @@ export function isPageType(o: JsonObject): boolean {
   return typesOf(o).some((t) => PAGE_TYPES.has(t));
 }
 
+/**
+ * Work bound of str() and names(): a value whose first 10,000 parts hold no name holds none worth
+ * reading (real values are a string or a few objects). The walks are iterative, so JSON-LD nested
+ * 100,000 arrays deep costs heap, not call stack.
+ */
+const MAX_VISITS = 10_000;
+
+/** The first text in a value: a string, a number, or the @value, name or @id of an object, depth-first. */
 export function str(v: unknown): string | null {
-  if (typeof v === "string") return v.trim() || null;
-  if (typeof v === "number") return String(v);
-  if (Array.isArray(v)) {
-    for (const x of v) {
-      const s = str(x);
-      if (s) return s;
+  const stack: unknown[] = [v];
+  for (let visits = 0; stack.length > 0 && visits < MAX_VISITS; visits++) {
+    const x = stack.pop();
+    if (typeof x === "string") {
+      const t = x.trim();
+      if (t) return t;
+    } else if (typeof x === "number") return String(x);
+    else if (Array.isArray(x)) {
+      for (let i = x.length - 1; i >= 0; i--) stack.push(x[i]);
+    } else if (x && typeof x === "object") {
+      const o = x as JsonObject;
+      stack.push(o["@value"] ?? o.name ?? o["@id"]);
     }
-    return null;
-  }
-  if (v && typeof v === "object") {
-    const o = v as JsonObject;
-    return str(o["@value"] ?? o.name ?? o["@id"]);
   }
   return null;
 }
 
+/** Marks where a name list whose first entry alone counts (an array `name`) ends on names()' stack. */
+class FirstOnly {
+  constructor(readonly from: number) {}
+}
+
 /** Names from a string, an object with name, or an array of either (authors, publishers). */
 export function names(v: unknown): string[] {
-  if (typeof v === "string") return v.trim() ? [v.trim()] : [];
-  if (Array.isArray(v)) return v.flatMap(names);
-  if (v && typeof v === "object") {
-    const o = v as JsonObject;
-    const n = o.name ?? o.legalName ?? o.alternateName;
-    if (typeof n === "string" && n.trim()) return [n.trim()];
-    if (Array.isArray(n)) return names(n).slice(0, 1);
-    const given = typeof o.givenName === "string" ? o.givenName : "";
-    const family = typeof o.familyName === "string" ? o.familyName : "";
-    const full = `${given} ${family}`.trim();
-    return full ? [full] : [];
+  const out: string[] = [];
+  const stack: unknown[] = [v];
+  for (let visits = 0; stack.length > 0 && visits < MAX_VISITS; visits++) {
+    const x = stack.pop();
+    if (x instanceof FirstOnly) {
+      out.length = Math.min(out.length, x.from + 1);
+    } else if (typeof x === "string") {
+      if (x.trim()) out.push(x.trim());
+    } else if (Array.isArray(x)) {
+      for (let i = x.length - 1; i >= 0; i--) stack.push(x[i]);
+    } else if (x && typeof x === "object") {
+      const o = x as JsonObject;
+      const n = o.name ?? o.legalName ?? o.alternateName;
+      if (typeof n === "string" && n.trim()) out.push(n.trim());
+      else if (Array.isArray(n)) stack.push(new FirstOnly(out.length), n);
+      else {
+        const given = typeof o.givenName === "string" ? o.givenName : "";
+        const family = typeof o.familyName === "string" ? o.familyName : "";
+        const full = `${given} ${family}`.trim();
+        if (full) out.push(full);
+      }
+    }
   }
-  return [];
+  return out;
 }
 
 export function boolOf(v: unknown): boolean | null {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { EXTRACTOR_VERSION, extractArticle, isThin } from "../../../shared/extract/article";
+import { EXTRACTOR_VERSION, ExtractionError, extractArticle, isThin } from "../../../shared/extract/article";
+import { FIELD_CAPS } from "../../../shared/extract/field-caps";
+import { countWords } from "../../../shared/extract/text";
 import { extractionSchema } from "../../../shared/records";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
@@ -152,5 +154,76 @@ describe("isThin", () => {
   it("is true for a teaser and false for an article", () => {
     expect(isThin(run(page("", "<p>Short teaser.</p>")))).toBe(true);
     expect(isThin(run(page("", `<article>${para(8)}</article>`)))).toBe(false);
+  });
+});
+
+describe("extractArticle on hostile pages", () => {
+  const words = (n: number, w = "word") => Array.from({ length: n }, (_, i) => `${w}${i}`).join(" ");
+  const article = `<article><h1>A plain headline</h1><p>${words(420)}.</p></article>`;
+
+  it("reads a 420-word article followed by 5,000 nested <div>s (was: stack overflow, empty record)", () => {
+    const r = run(page("", `${article}${"<div>".repeat(5000)}x${"</div>".repeat(5000)}`));
+    expect(r.word_count).toBeGreaterThanOrEqual(420);
+    expect(r.headline).toBe("A plain headline");
+  });
+
+  it("reads the page beside JSON-LD nested in 100,000 arrays", () => {
+    const deep = `${"[".repeat(100_000)}"x"${"]".repeat(100_000)}`;
+    const ld = `<script type="application/ld+json">{"@type":"NewsArticle","headline":${deep},"author":${deep}}</script>`;
+    const r = run(page(ld, article));
+    expect(r.word_count).toBeGreaterThanOrEqual(420);
+    expect(r.headline).toBe("A plain headline");
+  });
+
+  it("cuts a 1 MB headline to 1,000 characters and says so", () => {
+    const huge = "Headline ".repeat(120_000);
+    const r = run(
+      page(
+        `<title>${huge}</title><meta property="og:title" content="${huge}">`,
+        `<h1>${huge}</h1>${article}`,
+      ),
+    );
+    expect(r.headline?.length).toBe(FIELD_CAPS.headlineChars);
+    expect(r.truncated).toContain("headline");
+    expect(extractionSchema.safeParse(r).success).toBe(true);
+  });
+
+  it("cuts a 600 KB body to the byte cap at a paragraph or word, and counts the words kept", () => {
+    const paras = Array.from({ length: 100 }, (_, i) => `<p>${words(1000, `p${i}w`)} ünïcödé.</p>`).join("");
+    const r = run(page("", `<article><h1>Long read</h1>${paras}</article>`));
+    expect(Buffer.byteLength(r.body)).toBeLessThanOrEqual(FIELD_CAPS.bodyBytes);
+    expect(Buffer.byteLength(r.body)).toBeGreaterThan(0.9 * FIELD_CAPS.bodyBytes);
+    expect(r.body).not.toMatch(/\s$/);
+    expect(r.truncated).toEqual(["body"]);
+    expect(r.word_count).toBe(countWords(r.body));
+  });
+
+  it("keeps at most 20 authors and ignores a canonical URL too long to be one", () => {
+    const authors = Array.from(
+      { length: 500 },
+      (_, i) => `<meta name="author" content="Writer Number${i}">`,
+    ).join("");
+    const canonical = `<link rel="canonical" href="https://news.example/${"a".repeat(1_000_000)}">`;
+    const r = run(page(authors + canonical, article));
+    expect(r.authors).toHaveLength(FIELD_CAPS.authors);
+    expect(r.truncated).toContain("authors");
+    expect(r.canonical_from_page).toBeNull();
+  });
+
+  it("leaves an ordinary page's record without a truncated field", () => {
+    expect(run(page("", article))).not.toHaveProperty("truncated");
+  });
+
+  it("throws ExtractionError naming the cause when the extractor itself fails (never an empty record)", () => {
+    const input = {
+      url: URL,
+      get html(): string {
+        throw new RangeError("Maximum call stack size exceeded");
+      },
+    };
+    expect(() => extractArticle(input)).toThrow(ExtractionError);
+    expect(() => extractArticle(input)).toThrow(
+      "extractor failed: RangeError: Maximum call stack size exceeded",
+    );
   });
 });

@@ -1,6 +1,8 @@
+import { type Element, Text } from "domhandler";
 import { describe, expect, it } from "vitest";
 import { extractBody } from "../../../shared/extract/body";
 import { parseHtml } from "../../../shared/extract/dom";
+import { deepChain } from "../../support/deep-tree";
 
 const prose = (topic: string, n = 3): string =>
   Array.from(
@@ -76,5 +78,25 @@ describe("extractBody", () => {
     );
     expect(text).toContain("First paragraph 1");
     expect(text).toContain("Second paragraph 3");
+  });
+});
+
+describe("extractBody over deep trees", () => {
+  it("finds the article beside 100,000 nested <div>s (a tree built by hand, past the parser's depth limit)", () => {
+    const doc = parseHtml(`<html><body><article>${prose("Main", 6)}</article></body></html>`);
+    const bodyEl = (doc.children[0] as Element).children.find(
+      (c) => c.type === "tag" && (c as Element).name === "body",
+    ) as Element;
+    const chain = deepChain(100_000, new Text("bottom"));
+    bodyEl.children.push(chain);
+    chain.parent = bodyEl;
+    const text = extractBody(doc, { headline: null }).text;
+    expect(text).toContain("Main paragraph 6");
+  });
+
+  it("finds a 420-word article followed by 5,000 nested <div>s", () => {
+    const words = Array.from({ length: 420 }, (_, i) => `word${i}`).join(" ");
+    const text = body(`<article><p>${words}.</p></article>${"<div>".repeat(5000)}x${"</div>".repeat(5000)}`);
+    expect(text).toContain("word419");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { names, parseJsonLd, readStructuredData } from "../../../shared/extract/structured-data";
+import { names, parseJsonLd, readStructuredData, str } from "../../../shared/extract/structured-data";
 
 describe("JSON-LD", () => {
   it("finds the article in @graph with an array @type and schema.org URLs as types", () => {
@@ -35,5 +35,26 @@ describe("JSON-LD", () => {
     expect(names("Courier")).toEqual(["Courier"]);
     expect(names({ "@type": "Organization", name: "Courier" })).toEqual(["Courier"]);
     expect(names([{ name: "A" }, "B", { givenName: "C", familyName: "D" }])).toEqual(["A", "B", "C D"]);
+  });
+});
+
+describe("JSON-LD nested deep", () => {
+  const deep = (n: number, inner: string) => `${"[".repeat(n)}${inner}${"]".repeat(n)}`;
+
+  it("reads a headline nested 5,000 arrays deep without recursion, and gives up past 10,000 parts", () => {
+    const block = (n: number) =>
+      `{"@type":"NewsArticle","headline":${deep(n, '"Deep"')},"author":${deep(n, '{"name":"A. Writer"}')}}`;
+    const shallow = readStructuredData([block(5_000)], "https://x.example/a").article;
+    expect(str(shallow?.headline)).toBe("Deep");
+    expect(names(shallow?.author)).toEqual(["A. Writer"]);
+    const deeper = readStructuredData([block(100_000)], "https://x.example/a").article;
+    expect(deeper?.headline).toBeDefined();
+    expect(str(deeper?.headline)).toBeNull();
+    expect(names(deeper?.author)).toEqual([]);
+  });
+
+  it("keeps only the first name of an array name, however deep", () => {
+    expect(names({ name: [{ name: ["First", "Second"] }, "Third"] })).toEqual(["First"]);
+    expect(names([{ name: "A" }, { givenName: "B", familyName: "C" }, "D"])).toEqual(["A", "B C", "D"]);
   });
 });

@@ -1,0 +1,83 @@
+import { type AnyNode, type Element, Text } from "domhandler";
+import { describe, expect, it } from "vitest";
+import { PARSE_LIMITS, parseHtml, rawText } from "../../../shared/extract/dom";
+import { deepChain } from "../../support/deep-tree";
+
+/** Depth of the deepest element, measured iteratively. */
+function maxDepth(root: AnyNode): number {
+  let max = 0;
+  const stack: [AnyNode, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [n, d] = stack.pop()!;
+    max = Math.max(max, d);
+    if ("children" in n) for (const c of n.children) if (c.type === "tag") stack.push([c, d + 1]);
+  }
+  return max;
+}
+
+function countElements(root: AnyNode): number {
+  let n = 0;
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.type === "tag") n++;
+    if ("children" in x) stack.push(...x.children);
+  }
+  return n;
+}
+
+const body = (doc: AnyNode): Element => {
+  const html = (doc as Element).children.find((c) => c.type === "tag") as Element;
+  return html.children.find((c) => c.type === "tag" && (c as Element).name === "body") as Element;
+};
+
+describe("parseHtml bounds what a page can build", () => {
+  it("caps the depth of 100,000 nested <div>s and keeps the innermost text", () => {
+    const n = 100_000;
+    const doc = parseHtml(`<div>${"<div>".repeat(n)}deep text${"</div>".repeat(n)}</div>`);
+    expect(maxDepth(doc)).toBeLessThanOrEqual(PARSE_LIMITS.maxDepth);
+    expect(rawText(doc)).toBe("deep text");
+  });
+
+  it("matches the end tags of ignored deep tags, so what follows the deep region keeps its place", () => {
+    const n = 5_000;
+    const doc = parseHtml(
+      `<html><body><main>${"<div>".repeat(n)}x${"</div>".repeat(n)}<p id="after">after</p></main></body></html>`,
+    );
+    const main = body(doc).children.find((c) => c.type === "tag") as Element;
+    const after = main.children.find((c) => c.type === "tag" && (c as Element).attribs.id === "after");
+    expect(after).toBeDefined();
+  });
+
+  it("stops building elements past maxNodes but keeps their text", () => {
+    const n = PARSE_LIMITS.maxNodes + 5_000;
+    const doc = parseHtml(`<html><body>${"<b>w</b>".repeat(n)}<p>the end</p></body></html>`);
+    expect(countElements(doc)).toBeLessThanOrEqual(PARSE_LIMITS.maxNodes);
+    expect(rawText(doc).endsWith("the end")).toBe(true);
+    expect(rawText(doc).length).toBe(n + "the end".length);
+  });
+
+  it("keeps the first maxAttributes attributes of an element", () => {
+    const attrs = Array.from({ length: 10_000 }, (_, i) => `a${i}="${i}"`).join(" ");
+    const doc = parseHtml(`<div ${attrs}>x</div>`);
+    const div = (doc as unknown as Element).children[0] as Element;
+    expect(Object.keys(div.attribs)).toHaveLength(PARSE_LIMITS.maxAttributes);
+    expect(div.attribs.a0).toBe("0");
+    expect(rawText(doc)).toBe("x");
+  });
+
+  it("parses ordinary markup as htmlparser2 does (void, self-closing, implied ends, scripts)", () => {
+    const doc = parseHtml(
+      `<html><head><script>if (a < b) x = "</div>";</script></head><body><p>one<p>two<br>three<img src=x><svg><path/></svg></body></html>`,
+    );
+    const b = body(doc);
+    expect(b.children.map((c) => (c as Element).name)).toEqual(["p", "p"]);
+    expect(rawText(b)).toBe("onetwothree");
+  });
+});
+
+describe("rawText", () => {
+  it("walks a tree 200,000 levels deep without recursion", () => {
+    expect(rawText(deepChain(200_000, new Text("bottom")))).toBe("bottom");
+  });
+});
