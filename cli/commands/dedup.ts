@@ -39,6 +39,8 @@ export function toDedupArticle(raw: unknown, collectedAt: string): DedupArticle 
     article_id: r.id,
     url: r.url ?? `urn:storytrail:article:${encodeURIComponent(r.id)}`,
     publication: r.publication ?? "unknown",
+    // The outlet's id in a crawl; a dataset without one names outlets by publication.
+    source_id: r.publication ?? "unknown",
     headline: r.title ?? null,
     published_at: isoOrNull(r.published_at ?? r.ts),
     collected_at: collectedAt,
