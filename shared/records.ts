@@ -171,7 +171,7 @@ export const clusterMemberSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("member"),
   cluster_id: z.string(),
-  item: z.string().check(z.startsWith("member#")),
+  item: z.string().check(z.regex(/^member#/)),
   article_id: z.string(),
   url: z.string(),
   publication: z.string(),
@@ -190,7 +190,7 @@ export const clusterOutletSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("outlet"),
   cluster_id: z.string(),
-  item: z.string().check(z.startsWith("outlet#")),
+  item: z.string().check(z.regex(/^outlet#/)),
   source_id: z.string(),
   publication: z.string(),
   /** When the outlet first carried the story: its earliest copy's published_at, else collected_at.

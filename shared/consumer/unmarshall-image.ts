@@ -2,20 +2,14 @@
  * DynamoDB JSON (`{"S": "x"}`, `{"N": "1"}`, …) to plain values, for stream images. The records
  * package cannot depend on @aws-sdk/util-dynamodb (it would pull the SDK into every consumer's
  * install), and storytrail's items are flat, so this is small. Numbers become JS numbers; binary
- * stays bytes (base64 text in a Lambda event, Uint8Array from the SDK). Nesting is walked with an
- * explicit stack and capped.
+ * is passed through as delivered (base64 text in a Lambda event, bytes from the SDK; no cluster record
+ * has any). Nesting is walked with an explicit stack and capped.
  */
 
 /** DynamoDB allows 32 levels of nesting in an item. */
 const MAX_DEPTH = 32;
 
 type Wire = Record<string, unknown>;
-
-function bytes(v: unknown): Uint8Array {
-  if (v instanceof Uint8Array) return v;
-  if (typeof v === "string") return Uint8Array.from(atob(v), (c) => c.charCodeAt(0));
-  throw new TypeError("B: expected base64 text or bytes");
-}
 
 function number(v: unknown): number {
   const n = Number(v);
@@ -40,13 +34,13 @@ function scalar(av: unknown, path: string): { value: unknown; children?: [string
     case "NULL":
       return { value: null };
     case "B":
-      return { value: bytes(v) };
+      return { value: v };
     case "SS":
       return { value: new Set(v as string[]) };
     case "NS":
       return { value: new Set((v as unknown[]).map(number)) };
     case "BS":
-      return { value: new Set((v as unknown[]).map(bytes)) };
+      return { value: new Set(v as unknown[]) };
     case "M": {
       if (typeof v !== "object" || v === null) throw new TypeError(`${path}: M must be a map`);
       return { value: {}, children: Object.entries(v as Wire) };
