@@ -4,6 +4,9 @@
  * decodes; the materialised view, fed the events in any order, equals the table's live clusters; and
  * Powertools' batch processor with the stream-record schema reports no failures.
  */
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import { parser } from "@aws-lambda-powertools/batch/parser";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
@@ -19,6 +22,7 @@ import { StoryView } from "../../../shared/consumer/story-view";
 import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { type MergeChainSite, startMergeChainSite } from "../../support/merge-chain-site";
+import { installRecordsPackage } from "../../support/records-package";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 describe("the Clusters stream of a real local run, through the consumer kit", () => {
@@ -145,4 +149,18 @@ describe("the Clusters stream of a real local run, through the consumer kit", ()
     const missingImage = records.filter((r) => r.eventName !== "MODIFY").length;
     expect(failed.batchItemFailures.length).toBe(missingImage);
   });
+
+  it("decodes this run's records in a plain node script with the packed storytrail/records", async () => {
+    const pkg = await installRecordsPackage();
+    writeFileSync(join(pkg.dir, "records.json"), JSON.stringify(records));
+    const out = await pkg.node(
+      "replay.mjs",
+      `import { readFileSync } from "node:fs";
+import { decodeClusterStreamRecord, StoryView } from "storytrail/records";
+const view = new StoryView();
+for (const r of JSON.parse(readFileSync("records.json", "utf8")).reverse()) view.apply(decodeClusterStreamRecord(r));
+console.log(JSON.stringify(view.stories()));`,
+    );
+    expect(JSON.parse(out)).toEqual(liveStories());
+  }, 120_000);
 });
