@@ -356,11 +356,16 @@ export class StorytrailStack extends Stack {
   private outputs(): void {
     for (const name of tableNames) {
       const table = this.tables[name];
-      new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName });
+      // A streamed table's name and stream are exported: a consumer's own stack imports them
+      // (Fn.importValue, examples/cluster-consumer) and attaches with ClusterStreamConsumer.
+      const exported = (what: string) =>
+        table.tableStreamArn ? { exportName: `${this.stackName}-${pascal(name)}${what}` } : {};
+      new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName, ...exported("TableName") });
       if (table.tableStreamArn) {
         new CfnOutput(this, `${pascal(name)}StreamArn`, {
           value: table.tableStreamArn,
           description: `Stream of the ${name} table (${topology.tables[name].stream}); consumers attach here.`,
+          ...exported("StreamArn"),
         });
       }
     }

@@ -1,15 +1,29 @@
 /**
  * The record formats storytrail stores and emits, as zod schemas and the types inferred from them.
- * Consumers of the Clusters stream can import this file (`storytrail/records`) and parse what they read
- * (`schema.parse` / `safeParse`). The schemas are zod/mini ones, which keeps the Lambda bundles small:
- * compose them with zod's functions (`z.extend(articleSchema, …)`), not the full API's methods.
+ * Consumers of the Clusters stream import them as `storytrail/records` (packages/records builds this
+ * file to JavaScript) and parse what they read (`schema.parse` / `safeParse`). The schemas are zod/mini
+ * ones, which keeps the Lambda bundles small: compose them with zod's functions
+ * (`z.extend(articleSchema, …)`), not the full API's methods. Importing this file has no side effect
+ * (zod's English messages are installed by the modules that want them: config/zod-messages.ts).
  * Bump RECORD_VERSION on any incompatible change and document it in the README.
  */
 import * as z from "zod/mini";
-import "./config/zod-messages";
 
-export const RECORD_VERSION = 1;
+/** 2: millisecond instants, source_id on members and outlets, outlets keyed by source_id, `revision`
+ * for `version`, optional fields always present, retired clusters lose their outlet items. */
+export const RECORD_VERSION = 2;
 
+/** A UTC instant with exactly millisecond precision, `2026-11-30T14:05:00.000Z`: compares as text. */
+export const instant = z.iso.datetime({ precision: 3 });
+
+/** The record form of an instant: `toISOString()` of whatever ISO string or time it is given. */
+export function toInstant(value: string | number | Date): string {
+  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? value : Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`not a time: ${String(value)}`);
+  return new Date(ms).toISOString();
+}
+
+/** What the extractor reads off a page: any ISO instant with an offset (records use `instant`). */
 const isoInstant = z.iso.datetime({ offset: true });
 const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
@@ -61,17 +75,19 @@ export type Extraction = z.infer<typeof extractionSchema>;
 
 export const articleSchema = z.extend(extractionSchema, {
   record_version: z.literal(RECORD_VERSION),
+  published_at: z.nullable(instant),
+  modified_at: z.nullable(instant),
   article_id: z.string(),
   url: z.url(),
   url_variants: z.array(z.string()),
   source_id: z.string(),
-  collected_at: isoInstant,
+  collected_at: instant,
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  /** The article's story. Not stored on the Articles item (dedup never rewrites that item): the
+  /** The article's story: null on the Articles item (dedup never rewrites that item): the
    * Fingerprints table maps article_id → cluster_id, and merges keep it current. */
-  cluster_id: z.optional(z.nullable(z.string())),
+  cluster_id: z.nullable(z.string()),
 });
 export type Article = z.infer<typeof articleSchema>;
 
@@ -126,8 +142,8 @@ export const dedupMessageSchema = z.object({
   publication: z.string(),
   source_id: z.string(),
   headline: z.nullable(z.string()),
-  published_at: z.nullable(isoInstant),
-  collected_at: isoInstant,
+  published_at: z.nullable(instant),
+  collected_at: instant,
   /** Opaque to everything but shared/dedup: see shared/dedup/fingerprint.ts. */
   fingerprint: z.record(z.string(), z.unknown()),
 });
@@ -139,21 +155,25 @@ export const clusterSummarySchema = z.object({
   record_type: z.literal("summary"),
   cluster_id: z.string(),
   item: z.literal("summary"),
+  /** The earliest published copy (unknown dates last, then the smaller id) and its outlet. */
   canonical_article_id: z.string(),
   canonical_url: z.string(),
   headline: z.nullable(z.string()),
   publication: z.string(),
-  first_published_at: z.nullable(isoInstant),
-  last_published_at: z.nullable(isoInstant),
-  article_count: z.int().check(z.nonnegative()),
-  outlet_count: z.int().check(z.nonnegative()),
+  source_id: z.string(),
+  first_published_at: z.nullable(instant),
+  last_published_at: z.nullable(instant),
+  article_count: z.int().check(z.positive()),
+  outlet_count: z.int().check(z.positive()),
   /** Seconds from first_published_at until the 10th distinct outlet carried the story (by the outlets'
    * carried_at, so a late-crawled earlier copy corrects it); null below ten outlets. */
-  seconds_to_10_outlets: z.optional(z.nullable(z.number())),
-  version: z.int().check(z.nonnegative()),
-  updated_at: isoInstant,
-  /** Set when a merge retired this cluster: the id that absorbed it. */
-  merged_into: z.optional(z.nullable(z.string())),
+  seconds_to_10_outlets: z.nullable(z.number().check(z.nonnegative())),
+  /** +1 on every write of this item: of two images of one summary, the higher revision is newer. */
+  revision: z.int().check(z.positive()),
+  updated_at: instant,
+  /** Set when a merge retired this cluster: the id that absorbed it (which may itself be retired
+   * later: follow the chain). A retired summary keeps its last counts but no longer counts. */
+  merged_into: z.nullable(z.string()),
 });
 export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 
@@ -162,26 +182,31 @@ export const clusterMemberSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("member"),
   cluster_id: z.string(),
-  item: z.string().check(z.startsWith("member#")),
+  item: z.string().check(z.regex(/^member#/)),
   article_id: z.string(),
   url: z.string(),
   publication: z.string(),
-  published_at: z.nullable(isoInstant),
-  collected_at: z.optional(isoInstant),
+  source_id: z.string(),
+  published_at: z.nullable(instant),
+  collected_at: instant,
   /** Estimated similarity to the article it was confirmed against (1 for the first member). */
   similarity: z.number().check(z.gte(0), z.lte(1)),
+  /** The retired cluster this member was moved from by a merge (its REMOVE there is the other half). */
+  moved_from: z.nullable(z.string()),
 });
 export type ClusterMember = z.infer<typeof clusterMemberSchema>;
 
-/** Clusters table: one item per outlet that carried the story (item = "outlet#<publication>"). */
+/** Clusters table: one item per outlet that carried the story (item = "outlet#<source_id>"). */
 export const clusterOutletSchema = z.object({
   record_version: z.literal(RECORD_VERSION),
   record_type: z.literal("outlet"),
   cluster_id: z.string(),
-  item: z.string().check(z.startsWith("outlet#")),
+  item: z.string().check(z.regex(/^outlet#/)),
+  source_id: z.string(),
   publication: z.string(),
-  /** When the outlet first carried the story: its earliest copy's published_at, else collected_at. */
-  carried_at: z.optional(z.nullable(isoInstant)),
+  /** When the outlet first carried the story: its earliest copy's published_at, else collected_at.
+   * Only ever moves earlier. */
+  carried_at: instant,
 });
 export type ClusterOutlet = z.infer<typeof clusterOutletSchema>;
 

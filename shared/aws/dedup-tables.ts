@@ -49,7 +49,7 @@ export interface DedupTableOptions {
 
 const SUMMARY = "summary";
 const memberKey = (article_id: string) => `member#${article_id}`;
-const outletKey = (publication: string) => `outlet#${publication}`;
+const outletKey = (source_id: string) => `outlet#${source_id}`;
 
 const p = fingerprintParams;
 const PARAMS_KEY = `${p.shingleSize}:${p.numPerm}:${p.seed}:${p.sketchSize}`;
@@ -120,6 +120,7 @@ export class DynamoDedupStore implements DedupStore {
       article_id: String(item.article_id),
       url: String(item.url),
       publication: String(item.publication),
+      source_id: String(item.source_id),
       headline: (item.headline as string | null) ?? null,
       published_at: (item.published_at as string | null) ?? null,
       collected_at: String(item.collected_at),
@@ -165,6 +166,7 @@ export class DynamoDedupStore implements DedupStore {
       article_id: a.article_id,
       url: a.url,
       publication: a.publication,
+      source_id: a.source_id,
       headline: a.headline,
       published_at: a.published_at,
       collected_at: a.collected_at,
@@ -292,17 +294,28 @@ export class DynamoDedupStore implements DedupStore {
 
   async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
     for await (const item of this.queryPrefix(cluster_id, "outlet#")) {
-      yield { publication: String(item.publication), carried_at: (item.carried_at as string | null) ?? null };
+      yield {
+        source_id: String(item.source_id),
+        publication: String(item.publication),
+        carried_at: String(item.carried_at),
+      };
     }
   }
 
-  private summaryPut(s: ClusterSummary, expectedVersion: number | null) {
+  async removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void> {
+    await this.batchWrite(
+      this.tables.clusters,
+      source_ids.map((id) => ({ DeleteRequest: { Key: { cluster_id, item: outletKey(id) } } })),
+    );
+  }
+
+  private summaryPut(s: ClusterSummary, expectedRevision: number | null) {
     return {
       Put: {
         TableName: this.tables.clusters,
         Item: s,
-        ConditionExpression: expectedVersion === null ? "attribute_not_exists(cluster_id)" : "version = :v",
-        ...(expectedVersion === null ? {} : { ExpressionAttributeValues: { ":v": expectedVersion } }),
+        ConditionExpression: expectedRevision === null ? "attribute_not_exists(cluster_id)" : "revision = :v",
+        ...(expectedRevision === null ? {} : { ExpressionAttributeValues: { ":v": expectedRevision } }),
       },
     };
   }
@@ -344,7 +357,7 @@ export class DynamoDedupStore implements DedupStore {
 
   async joinCluster(
     summary: ClusterSummary,
-    expectedVersion: number,
+    expectedRevision: number,
     member: ClusterMember,
   ): Promise<boolean> {
     const failed = await this.transact(
@@ -356,27 +369,27 @@ export class DynamoDedupStore implements DedupStore {
             ConditionExpression: "attribute_not_exists(cluster_id)",
           },
         },
-        this.summaryPut(summary, expectedVersion),
+        this.summaryPut(summary, expectedRevision),
       ],
       `join ${summary.cluster_id}`,
     );
     if (!failed) return true;
     if (failed[0] === "ConditionalCheckFailed") return false;
-    throw new DedupConflictError(`cluster ${summary.cluster_id}: version is not ${expectedVersion}`);
+    throw new DedupConflictError(`cluster ${summary.cluster_id}: revision is not ${expectedRevision}`);
   }
 
   async retireCluster(
     loser: ClusterSummary,
-    loserExpectedVersion: number,
+    loserExpectedRevision: number,
     winner: ClusterSummary,
-    winnerExpectedVersion: number,
+    winnerExpectedRevision: number,
   ): Promise<void> {
     const failed = await this.transact(
-      [this.summaryPut(loser, loserExpectedVersion), this.summaryPut(winner, winnerExpectedVersion)],
+      [this.summaryPut(loser, loserExpectedRevision), this.summaryPut(winner, winnerExpectedRevision)],
       `merge ${loser.cluster_id} into ${winner.cluster_id}`,
     );
     if (failed)
-      throw new DedupConflictError(`merge ${loser.cluster_id} into ${winner.cluster_id}: version moved`);
+      throw new DedupConflictError(`merge ${loser.cluster_id} into ${winner.cluster_id}: revision moved`);
   }
 
   async moveMember(member: ClusterMember, fromCluster: string): Promise<void> {
@@ -401,27 +414,32 @@ export class DynamoDedupStore implements DedupStore {
       await Promise.all(batch.map((o) => this.keepEarliest(cluster_id, o)));
     }
     // The tally reads every outlet item; a COUNT query would read (and bill) the same items.
-    const times: (string | null)[] = [];
+    const times: string[] = [];
     for await (const o of this.listOutlets(cluster_id)) times.push(o.carried_at);
     return { count: times.length, tenthAt: tenthCarriedAt(times) };
   }
 
   private async keepEarliest(cluster_id: string, o: OutletSighting): Promise<void> {
-    const base = {
+    // carried_at is a millisecond UTC instant (records.ts `instant`), so text order is time order.
+    const command = new UpdateCommand({
       TableName: this.tables.clusters,
-      Key: { cluster_id, item: outletKey(o.publication) },
-      ExpressionAttributeNames: { "#v": "record_version", "#t": "record_type", "#p": "publication" },
-    };
-    const fields = "#v = :v, #t = :t, #p = :p";
-    const values = { ":v": RECORD_VERSION, ":t": "outlet", ":p": o.publication };
-    const command = o.carried_at
-      ? new UpdateCommand({
-          ...base,
-          UpdateExpression: `SET ${fields}, carried_at = :a`,
-          ConditionExpression: "attribute_not_exists(carried_at) OR carried_at > :a",
-          ExpressionAttributeValues: { ...values, ":a": o.carried_at },
-        })
-      : new UpdateCommand({ ...base, UpdateExpression: `SET ${fields}`, ExpressionAttributeValues: values });
+      Key: { cluster_id, item: outletKey(o.source_id) },
+      UpdateExpression: "SET #v = :v, #t = :t, #s = :s, #p = :p, carried_at = :a",
+      ConditionExpression: "attribute_not_exists(carried_at) OR carried_at > :a",
+      ExpressionAttributeNames: {
+        "#v": "record_version",
+        "#t": "record_type",
+        "#s": "source_id",
+        "#p": "publication",
+      },
+      ExpressionAttributeValues: {
+        ":v": RECORD_VERSION,
+        ":t": "outlet",
+        ":s": o.source_id,
+        ":p": o.publication,
+        ":a": o.carried_at,
+      },
+    });
     await this.doc.send(command).catch((err: unknown) => {
       if (!isConditionalCheckFailure(err)) throw err;
     });

@@ -10,7 +10,13 @@ import {
 } from "../extract/article";
 import { cutChars, FIELD_CAPS } from "../extract/field-caps";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
-import { type Extraction, type FailureReason, type FetchMessage, RECORD_VERSION } from "../records";
+import {
+  type Extraction,
+  type FailureReason,
+  type FetchMessage,
+  RECORD_VERSION,
+  toInstant,
+} from "../records";
 import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 
@@ -143,8 +149,12 @@ async function store(
     );
 
   const collected_at = collectedAt.toISOString();
+  // Records carry millisecond instants (the extractor writes whole seconds without ".000").
+  const published_at = extraction.published_at && toInstant(extraction.published_at);
   const stored = await deps.articles.put({
     ...extraction,
+    published_at,
+    modified_at: extraction.modified_at && toInstant(extraction.modified_at),
     record_version: RECORD_VERSION,
     article_id,
     url,
@@ -177,7 +187,7 @@ async function store(
       publication: msg.publication,
       source_id: msg.source_id,
       headline: extraction.headline,
-      published_at: extraction.published_at,
+      published_at,
       collected_at,
       fingerprint: computeFingerprint(extraction.body, extraction.headline) as unknown as Record<
         string,

@@ -13,7 +13,8 @@
  *      atomic) or join it (member + summary, atomic)
  *   5. add the article to its LSH buckets, then query them again (concurrent copies)
  *   6. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
- *      merged_into and fold its counts into the winner (atomic), move its members and pointers
+ *      merged_into and fold its counts into the winner (atomic), move its members (each marked
+ *      moved_from) and pointers, then delete the loser's outlet items (a retired story counts nowhere)
  *   7. put the article item, state "done"
  *
  * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
@@ -32,6 +33,7 @@ export interface DedupArticle {
   article_id: string;
   url: string;
   publication: string;
+  source_id: string;
   headline: string | null;
   published_at: string | null;
   collected_at: string;
@@ -48,7 +50,7 @@ export interface IndexedArticle extends DedupArticle {
   state: "pending" | "done";
 }
 
-/** A conditional write found another version than expected: re-run addArticle (it is idempotent). */
+/** A conditional write found another revision than expected: re-run addArticle (it is idempotent). */
 export class DedupConflictError extends Error {
   constructor(message: string) {
     super(message);
@@ -60,7 +62,7 @@ export class DedupConflictError extends Error {
  * Storage for the clusterer. Band keys are numbers (band * 2^32 + hash); a table adapter stores
  * bandKeyString(key, …) as the partition key (one item per band per article). Every method must be
  * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
- * version condition throws DedupConflictError.
+ * revision condition throws DedupConflictError.
  */
 /** What a bucket look-up found: candidate ids, and the keys whose bucket already holds the cap. */
 export interface BucketHits {
@@ -71,10 +73,12 @@ export interface BucketHits {
   readonly full: number[];
 }
 
-/** An outlet that carried the story, and when (its copy's published_at, else collected_at). */
+/** An outlet (a configured source) that carried the story, and when (its copy's published_at, else
+ * collected_at). */
 export interface OutletSighting {
+  readonly source_id: string;
   readonly publication: string;
-  readonly carried_at: string | null;
+  readonly carried_at: string;
 }
 
 /** The outlet set after an addOutlets. */
@@ -87,11 +91,10 @@ export interface OutletTally {
 /** Outlets needed before the spread figure is defined. */
 export const SPREAD_OUTLETS = 10;
 
-/** The tenth-earliest of the outlets' carried_at times (outlets without a time count last). */
-export function tenthCarriedAt(times: readonly (string | null | undefined)[]): string | null {
+/** The tenth-earliest of the outlets' carried_at times. */
+export function tenthCarriedAt(times: readonly string[]): string | null {
   if (times.length < SPREAD_OUTLETS) return null;
-  const known = times.filter((t): t is string => !!t).sort((a, b) => Date.parse(a) - Date.parse(b));
-  return known[SPREAD_OUTLETS - 1] ?? null;
+  return [...times].sort((a, b) => Date.parse(a) - Date.parse(b))[SPREAD_OUTLETS - 1] ?? null;
 }
 
 export interface DedupStore {
@@ -113,19 +116,19 @@ export interface DedupStore {
   getCluster(cluster_id: string): Promise<ClusterSummary | null>;
   getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
   listMembers(cluster_id: string): AsyncIterable<ClusterMember>;
-  /** Atomic: puts the summary (version must be 1, no summary may exist) and its first member. */
+  /** Atomic: puts the summary (revision 1, no summary may exist) and its first member. */
   createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void>;
   /**
-   * Atomic: puts the member if it is not there yet and, only then, the summary (stored version must
-   * equal `expectedVersion`). Returns false, writing nothing, when the member already existed.
+   * Atomic: puts the member if it is not there yet and, only then, the summary (stored revision must
+   * equal `expectedRevision`). Returns false, writing nothing, when the member already existed.
    */
-  joinCluster(summary: ClusterSummary, expectedVersion: number, member: ClusterMember): Promise<boolean>;
-  /** Atomic: puts the retired loser and the grown winner, each checked against its expected version. */
+  joinCluster(summary: ClusterSummary, expectedRevision: number, member: ClusterMember): Promise<boolean>;
+  /** Atomic: puts the retired loser and the grown winner, each checked against its expected revision. */
   retireCluster(
     loser: ClusterSummary,
-    loserExpectedVersion: number,
+    loserExpectedRevision: number,
     winner: ClusterSummary,
-    winnerExpectedVersion: number,
+    winnerExpectedRevision: number,
   ): Promise<void>;
   /** Atomic: puts `member` (already renamed to the new cluster) and deletes it from `fromCluster`. */
   moveMember(member: ClusterMember, fromCluster: string): Promise<void>;
@@ -135,6 +138,8 @@ export interface DedupStore {
    */
   addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally>;
   listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
+  /** Deletes the outlet items of a retired cluster (their sightings live on in the winner's). */
+  removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void>;
 }
 
 export interface AddOptions {
@@ -210,9 +215,11 @@ function memberOf(cluster_id: string, a: DedupArticle, similarity: number): Clus
     article_id: a.article_id,
     url: a.url,
     publication: a.publication,
+    source_id: a.source_id,
     published_at: a.published_at,
     collected_at: a.collected_at,
     similarity,
+    moved_from: null,
   };
 }
 
@@ -226,12 +233,15 @@ function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSu
     canonical_url: a.url,
     headline: a.headline,
     publication: a.publication,
+    source_id: a.source_id,
     first_published_at: a.published_at,
     last_published_at: a.published_at,
     article_count: 1,
     outlet_count: 1,
-    version: 1,
+    seconds_to_10_outlets: null,
+    revision: 1,
     updated_at: now,
+    merged_into: null,
   };
 }
 
@@ -243,7 +253,7 @@ function spreadSeconds(firstPublished: string | null, tenthAt: string | null): n
 
 /** How an article counts for its outlet. */
 function sightingOf(a: DedupArticle): OutletSighting {
-  return { publication: a.publication, carried_at: a.published_at ?? a.collected_at };
+  return { source_id: a.source_id, publication: a.publication, carried_at: a.published_at ?? a.collected_at };
 }
 
 /** The summary grown by one article (canonical replaced when the article was published earlier). */
@@ -258,6 +268,7 @@ function withArticle(s: ClusterSummary, a: DedupArticle, outlets: OutletTally, n
           canonical_url: a.url,
           headline: a.headline,
           publication: a.publication,
+          source_id: a.source_id,
         }
       : {}),
     first_published_at: first,
@@ -265,7 +276,7 @@ function withArticle(s: ClusterSummary, a: DedupArticle, outlets: OutletTally, n
     article_count: s.article_count + 1,
     outlet_count: outlets.count,
     seconds_to_10_outlets: spreadSeconds(first, outlets.tenthAt),
-    version: s.version + 1,
+    revision: s.revision + 1,
     updated_at: now,
   };
 }
@@ -291,6 +302,7 @@ function withCluster(
           canonical_url: l.canonical_url,
           headline: l.headline,
           publication: l.publication,
+          source_id: l.source_id,
         }
       : {}),
     first_published_at: minIso(w.first_published_at, l.first_published_at),
@@ -298,7 +310,7 @@ function withCluster(
     article_count: w.article_count + l.article_count,
     outlet_count: outlets.count,
     seconds_to_10_outlets: spreadSeconds(minIso(w.first_published_at, l.first_published_at), outlets.tenthAt),
-    version: w.version + 1,
+    revision: w.revision + 1,
     updated_at: now,
   };
 }
@@ -311,7 +323,8 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 /**
  * Folds cluster `loser` into `winner`: outlets, then the summaries (atomic), then members and their
- * article pointers. Safe to call again: an already retired loser only has its leftover members moved.
+ * article pointers, then the loser's outlet items are deleted. Safe to call again: an already retired
+ * loser only has its leftover members moved and outlet items deleted.
  */
 export async function mergeClusters(
   store: DedupStore,
@@ -322,34 +335,41 @@ export async function mergeClusters(
   const l = await store.getCluster(loser);
   if (!l) return;
   if (l.merged_into && l.merged_into !== winner) return;
-  // Read once: while the loser is live a new member bumps its version (so the retire below fails and
+  // Read once: while the loser is live a new member bumps its revision (so the retire below fails and
   // the caller retries); once retired, nothing joins it.
   const members = await collect(store.listMembers(loser));
+  const outlets = await collect(store.listOutlets(loser));
   if (!l.merged_into) {
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
     // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
     if (w.merged_into)
       throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
-    const outlets = await store.addOutlets(winner, await collect(store.listOutlets(loser)));
+    const tally = await store.addOutlets(winner, outlets);
     // An article counted in both (two deliveries of it ran at once) is counted once in the union.
     let shared = 0;
     for (const m of members) {
       if (await store.getMember(winner, m.article_id)) shared++;
     }
-    const grown = withCluster(w, l, outlets, now);
-    const retired: ClusterSummary = { ...l, merged_into: winner, version: l.version + 1, updated_at: now };
+    const grown = withCluster(w, l, tally, now);
+    const retired: ClusterSummary = { ...l, merged_into: winner, revision: l.revision + 1, updated_at: now };
     await store.retireCluster(
       retired,
-      l.version,
+      l.revision,
       { ...grown, article_count: grown.article_count - shared },
-      w.version,
+      w.revision,
     );
   }
   for (const m of members) {
-    await store.moveMember({ ...m, cluster_id: winner }, loser);
+    await store.moveMember({ ...m, cluster_id: winner, moved_from: loser }, loser);
     await store.setArticleCluster(m.article_id, winner);
   }
+  // Last, so that a crash before this leaves the sightings for the retry's addOutlets (which keeps
+  // the earliest time: repeating it changes nothing).
+  await store.removeOutlets(
+    loser,
+    outlets.map((o) => o.source_id),
+  );
 }
 
 /**
@@ -405,7 +425,7 @@ const MAX_UNION_ROUNDS = 10;
  * looks for candidates again after filing itself. Of two copies processed at once, at least the one
  * that files itself second sees the other, and can resolve the other's cluster, so every confirmed
  * pair is unioned by at least one side whatever the interleaving. Lost races surface as
- * DedupConflictError from the version-checked writes; the caller re-runs addArticle.
+ * DedupConflictError from the revision-checked writes; the caller re-runs addArticle.
  */
 export async function addArticle(
   store: DedupStore,
@@ -451,7 +471,7 @@ export async function addArticle(
     !(prev && (await store.getMember(prev.cluster_id, article.article_id)))
   ) {
     const outlets = await store.addOutlets(home, [sightingOf(article)]);
-    await store.joinCluster(withArticle(existing, article, outlets, now), existing.version, member);
+    await store.joinCluster(withArticle(existing, article, outlets, now), existing.revision, member);
   }
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now

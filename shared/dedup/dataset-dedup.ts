@@ -76,6 +76,8 @@ function toDedupArticle(raw: DedupInputLine & { id: string }, collectedAt: strin
     article_id: raw.id,
     url: raw.url ?? `urn:storytrail:article:${encodeURIComponent(raw.id)}`,
     publication: raw.publication ?? "unknown",
+    // The outlet's id in a crawl; a dataset without one names outlets by publication.
+    source_id: raw.publication ?? "unknown",
     headline: raw.title ?? null,
     published_at: isoOrNull(raw.published_at ?? raw.ts),
     collected_at: collectedAt,

@@ -25,7 +25,8 @@ export class MemoryDedupStore implements DedupStore {
   private readonly digests: Uint8Array[] = [];
   private readonly clusters = new Map<string, ClusterSummary>();
   private readonly members = new Map<string, Map<string, ClusterMember>>();
-  private readonly outlets = new Map<string, Map<string, string | null>>();
+  /** Per cluster, per source_id: the outlet's publication and earliest carried_at. */
+  private readonly outlets = new Map<string, Map<string, OutletSighting>>();
 
   async getArticle(article_id: string): Promise<IndexedArticle | null> {
     return this.articles.get(article_id) ?? null;
@@ -109,10 +110,10 @@ export class MemoryDedupStore implements DedupStore {
     if (m) yield* [...m.values()];
   }
 
-  private checkVersion(cluster_id: string, expected: number | null): void {
-    const found = this.clusters.get(cluster_id)?.version ?? null;
+  private checkRevision(cluster_id: string, expected: number | null): void {
+    const found = this.clusters.get(cluster_id)?.revision ?? null;
     if (found !== expected) {
-      throw new DedupConflictError(`cluster ${cluster_id}: version ${found}, expected ${expected}`);
+      throw new DedupConflictError(`cluster ${cluster_id}: revision ${found}, expected ${expected}`);
     }
   }
 
@@ -126,18 +127,18 @@ export class MemoryDedupStore implements DedupStore {
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
-    this.checkVersion(summary.cluster_id, null);
+    this.checkRevision(summary.cluster_id, null);
     this.clusters.set(summary.cluster_id, summary);
     this.putMember(member);
   }
 
   async joinCluster(
     summary: ClusterSummary,
-    expectedVersion: number,
+    expectedRevision: number,
     member: ClusterMember,
   ): Promise<boolean> {
     if (this.members.get(member.cluster_id)?.has(member.article_id)) return false;
-    this.checkVersion(summary.cluster_id, expectedVersion);
+    this.checkRevision(summary.cluster_id, expectedRevision);
     this.clusters.set(summary.cluster_id, summary);
     this.putMember(member);
     return true;
@@ -145,12 +146,12 @@ export class MemoryDedupStore implements DedupStore {
 
   async retireCluster(
     loser: ClusterSummary,
-    loserExpectedVersion: number,
+    loserExpectedRevision: number,
     winner: ClusterSummary,
-    winnerExpectedVersion: number,
+    winnerExpectedRevision: number,
   ): Promise<void> {
-    this.checkVersion(loser.cluster_id, loserExpectedVersion);
-    this.checkVersion(winner.cluster_id, winnerExpectedVersion);
+    this.checkRevision(loser.cluster_id, loserExpectedRevision);
+    this.checkRevision(winner.cluster_id, winnerExpectedRevision);
     this.clusters.set(loser.cluster_id, loser);
     this.clusters.set(winner.cluster_id, winner);
   }
@@ -168,17 +169,23 @@ export class MemoryDedupStore implements DedupStore {
       m = new Map();
       this.outlets.set(cluster_id, m);
     }
-    for (const { publication, carried_at } of sightings) {
-      const prior = m.get(publication);
-      if (prior === undefined || (carried_at && (!prior || Date.parse(carried_at) < Date.parse(prior))))
-        m.set(publication, carried_at);
+    for (const o of sightings) {
+      const prior = m.get(o.source_id);
+      if (prior === undefined || Date.parse(o.carried_at) < Date.parse(prior.carried_at))
+        m.set(o.source_id, o);
     }
-    return { count: m.size, tenthAt: tenthCarriedAt([...m.values()]) };
+    return { count: m.size, tenthAt: tenthCarriedAt([...m.values()].map((o) => o.carried_at)) };
   }
 
   async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
     const m = this.outlets.get(cluster_id);
-    if (m) yield* [...m].map(([publication, carried_at]) => ({ publication, carried_at }));
+    if (m) yield* [...m.values()];
+  }
+
+  async removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void> {
+    const m = this.outlets.get(cluster_id);
+    for (const id of source_ids) m?.delete(id);
+    if (m?.size === 0) this.outlets.delete(cluster_id);
   }
 
   /** Every article id with its current (live) cluster id, in insertion order. */

@@ -146,6 +146,7 @@ describe("tables", () => {
     });
     template.hasOutput("ClustersStreamArn", {
       Value: { "Fn::GetAtt": [logicalId(stack.tables.clusters), "StreamArn"] },
+      Export: { Name: "StorytrailTest-ClustersStreamArn" },
     });
   });
 });

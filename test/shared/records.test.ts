@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { clusterRecordSchema } from "../../shared/records";
+import { clusterRecordSchema, RECORD_VERSION } from "../../shared/records";
 
 describe("cluster records", () => {
   it("rejects a member item without the member# prefix", () => {
     const r = clusterRecordSchema.safeParse({
-      record_version: 1,
+      record_version: RECORD_VERSION,
       record_type: "member",
       cluster_id: "c1",
       item: "a1",

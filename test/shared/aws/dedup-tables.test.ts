@@ -32,6 +32,7 @@ const corpus: DedupArticle[] = [
   article_id: a.id,
   url: `https://${a.publication}.example/${a.id}`,
   publication: a.publication,
+  source_id: `src-${a.publication}`,
   headline: a.title,
   published_at: a.published_at,
   collected_at: a.published_at,
@@ -148,7 +149,7 @@ describe("DynamoDedupStore", () => {
       const before = await store.getCluster(first.cluster_id);
       const again = await addArticle(store, rest[1]!);
       expect(again.cluster_id).toBe(first.cluster_id);
-      expect((await store.getCluster(first.cluster_id))?.version).toBe(before?.version);
+      expect((await store.getCluster(first.cluster_id))?.revision).toBe(before?.revision);
       await addArticle(store, earliest!);
       const after = await store.getCluster(first.cluster_id);
       expect(after?.cluster_id).toBe(first.cluster_id); // the cluster keeps its id as it grows
@@ -185,24 +186,24 @@ describe("DynamoDedupStore", () => {
     const { clients, store } = await freshStore();
     try {
       const at = (min: number) => new Date(Date.parse("2026-12-01T10:00:00Z") + min * 60_000).toISOString();
-      // outlet-0 is seen late first, then early; outlet-1 has no time at all.
-      await store.addOutlets("c-x", [{ publication: "outlet-0", carried_at: at(500) }]);
-      await store.addOutlets("c-x", [
-        { publication: "outlet-0", carried_at: at(0) },
-        { publication: "outlet-1", carried_at: null },
-      ]);
-      expect(await store.addOutlets("c-x", [{ publication: "outlet-0", carried_at: at(900) }])).toEqual({
-        count: 2,
-        tenthAt: null,
+      const outlet = (i: number, carried_at: string) => ({
+        source_id: `s${i}`,
+        publication: `Outlet ${i}`,
+        carried_at,
       });
-      const more = Array.from({ length: 9 }, (_, i) => ({
-        publication: `outlet-${i + 2}`,
-        carried_at: at(i + 1),
-      }));
+      // outlet 0 is seen late first, then early, then late again.
+      await store.addOutlets("c-x", [outlet(0, at(500))]);
+      await store.addOutlets("c-x", [outlet(0, at(0)), outlet(1, at(700))]);
+      expect(await store.addOutlets("c-x", [outlet(0, at(900))])).toEqual({ count: 2, tenthAt: null });
+      const more = Array.from({ length: 9 }, (_, i) => outlet(i + 2, at(i + 1)));
       expect(await store.addOutlets("c-x", more)).toEqual({ count: 11, tenthAt: at(9) });
       const listed = [];
       for await (const o of store.listOutlets("c-x")) listed.push(o);
-      expect(listed.find((o) => o.publication === "outlet-0")?.carried_at).toBe(at(0));
+      expect(listed.find((o) => o.source_id === "s0")).toEqual(outlet(0, at(0)));
+      await store.removeOutlets("c-x", ["s0", "s1"]);
+      let left = 0;
+      for await (const _ of store.listOutlets("c-x")) left++;
+      expect(left).toBe(9);
     } finally {
       destroyClients(clients);
     }

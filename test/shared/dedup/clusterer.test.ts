@@ -15,8 +15,9 @@ function doc(id: string, text: string, published_at: string | null, publication 
     article_id: id,
     url: `https://${publication}.example/${id}`,
     publication,
+    source_id: `src-${publication}`,
     headline: `headline ${id}`,
-    published_at,
+    published_at: published_at && new Date(published_at).toISOString(),
     collected_at: "2024-03-04T00:00:00.000Z",
     fingerprint: computeFingerprint(text),
   };
@@ -54,7 +55,7 @@ describe("addArticle", () => {
       id = (await addArticle(store, doc(`o${i}`, article(1), at, `outlet-${i}`), { now })).cluster_id;
       const s = store.snapshot().summaries.find((x) => x.cluster_id === id)!;
       // Nine outlets: not yet; the tenth is 90 minutes after the first, and later ones keep that.
-      expect(s.seconds_to_10_outlets ?? null).toBe(i < 9 ? null : 5400);
+      expect(s.seconds_to_10_outlets).toBe(i < 9 ? null : 5400);
     }
     // Crawled last, published five minutes after the first: the story had ten outlets at 11:20.
     await addArticle(store, doc("late", article(1), "2024-03-01T10:05:00Z", "outlet-late"), { now });
@@ -129,8 +130,8 @@ describe("addArticle", () => {
     expect(s).toMatchObject({
       cluster_id,
       canonical_article_id: "early",
-      first_published_at: "2024-03-01T08:00:00Z",
-      last_published_at: "2024-03-02T09:00:00Z",
+      first_published_at: "2024-03-01T08:00:00.000Z",
+      last_published_at: "2024-03-02T09:00:00.000Z",
       article_count: 2,
     });
   });
@@ -160,9 +161,26 @@ describe("addArticle", () => {
     expect(z).toEqual({ cluster_id: winner, merged: [loser] });
     expect(await store.getCluster(loser)).toMatchObject({ merged_into: winner });
     const w = await store.getCluster(winner);
-    expect(w).toMatchObject({ article_count: 3, outlet_count: 3, canonical_article_id: "y" });
-    expect(w?.merged_into).toBeUndefined();
+    expect(w).toMatchObject({
+      article_count: 3,
+      outlet_count: 3,
+      canonical_article_id: "y",
+      source_id: "src-pub-y",
+    });
+    expect(w?.merged_into).toBeNull();
+    // The retired story counts nowhere: its outlet items are gone, the winner holds all three.
+    const outlets = async (id: string) => {
+      const out: string[] = [];
+      for await (const o of store.listOutlets(id)) out.push(o.source_id);
+      return out.sort();
+    };
+    expect(await outlets(loser)).toEqual([]);
+    expect(await outlets(winner)).toEqual(["src-pub-x", "src-pub-y", "src-pub-z"]);
     const members = store.snapshot().members;
+    for (const m of members) clusterRecordSchema.parse(m);
+    // The moved member says where it came from (its REMOVE there is the other half of the move).
+    const movedId = loser === y.cluster_id ? "y" : "x";
+    expect(members.find((m) => m.article_id === movedId)?.moved_from).toBe(loser);
     expect(
       members
         .filter((m) => m.cluster_id === winner)

@@ -1,0 +1,53 @@
+/**
+ * The records package as a consumer gets it: built, packed with `npm pack`, and installed with zod in
+ * a scratch directory of its own (no TypeScript loader, none of the repo's node_modules).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { buildRecordsPackage, PACKAGE_DIR } from "../../packages/records/build";
+
+const run = promisify(execFile);
+
+export interface InstalledRecords {
+  /** The scratch project: package.json (type module) and node_modules with storytrail and zod. */
+  readonly dir: string;
+  readonly tarball: string;
+  /** Runs `node FILE` in the scratch directory; returns stdout. */
+  node(file: string, source: string): Promise<string>;
+}
+
+export async function installRecordsPackage(): Promise<InstalledRecords> {
+  await buildRecordsPackage();
+  const dir = mkdtempSync(join(tmpdir(), "storytrail-consumer-"));
+  const packed = await run("npm", ["pack", PACKAGE_DIR, "--pack-destination", dir, "--silent"], { cwd: dir });
+  const tarball = join(dir, packed.stdout.trim().split("\n").pop()!);
+  const zodVersion = createRequire(import.meta.url)("zod/package.json").version as string;
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `zod@${zodVersion}`], {
+    cwd: dir,
+  });
+  return {
+    dir,
+    tarball,
+    node: async (file, source) => {
+      writeFileSync(join(dir, file), source);
+      const out = await run(process.execPath, [file], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+      return out.stdout;
+    },
+  };
+}
+
+/** Packages in a scratch directory's node_modules (scoped ones counted one by one). */
+export function installedPackages(dir: string): string[] {
+  const nm = join(dir, "node_modules");
+  return readdirSync(nm)
+    .filter((n) => !n.startsWith("."))
+    .flatMap((n) => (n.startsWith("@") ? readdirSync(join(nm, n)).map((s) => `${n}/${s}`) : [n]));
+}
