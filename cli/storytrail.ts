@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
+import { registerExport } from "./commands/export";
 import { registerExtract } from "./commands/extract";
 import { registerReextract } from "./commands/reextract";
 import { registerUrl } from "./commands/url";
@@ -16,5 +17,6 @@ registerUrl(program);
 registerExtract(program);
 registerReextract(program);
 registerDedup(program);
+registerExport(program);
 
 await program.parseAsync(process.argv);
