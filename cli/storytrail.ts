@@ -2,9 +2,11 @@
 import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
+import { registerDemo } from "./commands/demo";
 import { registerExport } from "./commands/export";
 import { registerExtract } from "./commands/extract";
 import { registerReextract } from "./commands/reextract";
+import { registerReport } from "./commands/report";
 import { registerUrl } from "./commands/url";
 
 const program = new Command()
@@ -18,5 +20,7 @@ registerExtract(program);
 registerReextract(program);
 registerDedup(program);
 registerExport(program);
+registerReport(program);
+registerDemo(program);
 
 await program.parseAsync(process.argv);

@@ -39,13 +39,8 @@ export function registerExport(program: Command): void {
     .action(async (opts: ExportOptions) => {
       const formats = parseFormats(opts.format);
       const run = async (source: DatasetSource) => writeExport(source, formats, resolve(opts.out));
-      if (opts.fromS3Export) {
-        const { ExportFilesReader } = await import("../../shared/aws/dataset-reader");
-        await run(new ExportFilesReader(resolve(opts.fromS3Export)));
-      } else {
-        const { withLocalDataset } = await import("../../infra/local/data-dir-dataset");
-        await withLocalDataset(opts.dataDir, run);
-      }
+      const { withDataset } = await import("../../infra/local/data-dir-dataset");
+      await withDataset(opts, run);
     });
 }
 

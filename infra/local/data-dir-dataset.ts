@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DescribeTableCommand, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
-import { DynamoDatasetReader } from "../../shared/aws/dataset-reader";
+import { DynamoDatasetReader, ExportFilesReader } from "../../shared/aws/dataset-reader";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import type { DatasetSource } from "../../shared/export/dataset";
 import { startEmulators } from "./emulators";
@@ -28,7 +28,11 @@ export async function withLocalDataset<T>(
   const { dynamo, doc } = makeDynamoClients(emulators.endpoints, "us-east-1");
   try {
     const names = physicalNames(LOCAL_PREFIX);
-    const tables = { clusters: names.table("clusters"), articles: names.table("articles") };
+    const tables = {
+      clusters: names.table("clusters"),
+      articles: names.table("articles"),
+      frontier: names.table("frontier"),
+    };
     for (const t of Object.values(tables)) {
       try {
         await dynamo.send(new DescribeTableCommand({ TableName: t }));
@@ -43,4 +47,13 @@ export async function withLocalDataset<T>(
     dynamo.destroy();
     await emulators.stop();
   }
+}
+
+/** The dataset a command names: a downloaded DynamoDB export when given, else the local data directory. */
+export async function withDataset<T>(
+  where: { readonly dataDir: string; readonly fromS3Export?: string | undefined },
+  use: (source: DatasetSource) => Promise<T>,
+): Promise<T> {
+  if (where.fromS3Export) return use(new ExportFilesReader(resolve(where.fromS3Export)));
+  return withLocalDataset(where.dataDir, use);
 }

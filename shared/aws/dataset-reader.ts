@@ -2,7 +2,7 @@
  * Adapters of the export's `DatasetSource`: the Clusters and Articles tables read with Scan (a local
  * data directory or a deployed stack), or the files of a DynamoDB export to S3 once downloaded.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
@@ -18,7 +18,11 @@ async function* scanTable(doc: DynamoDBDocumentClient, tableName: string) {
 export class DynamoDatasetReader implements DatasetSource {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
-    private readonly tables: { readonly clusters: string; readonly articles: string },
+    private readonly tables: {
+      readonly clusters: string;
+      readonly articles: string;
+      readonly frontier: string;
+    },
   ) {}
 
   clusterItems() {
@@ -27,6 +31,10 @@ export class DynamoDatasetReader implements DatasetSource {
 
   articleItems() {
     return scanTable(this.doc, this.tables.articles);
+  }
+
+  frontierItems() {
+    return scanTable(this.doc, this.tables.frontier);
   }
 }
 
@@ -68,7 +76,7 @@ async function* exportItems(dir: string): AsyncGenerator<Record<string, unknown>
   }
 }
 
-/** A downloaded export: `<dir>/clusters/…` and `<dir>/articles/…` (see scripts/export-from-aws.sh). */
+/** A downloaded export: `<dir>/clusters/…`, `<dir>/articles/…` and optionally `<dir>/frontier/…` (see scripts/export-from-aws.sh). */
 export class ExportFilesReader implements DatasetSource {
   constructor(private readonly dir: string) {}
 
@@ -78,5 +86,10 @@ export class ExportFilesReader implements DatasetSource {
 
   articleItems() {
     return exportItems(join(this.dir, "articles"));
+  }
+
+  /** Optional: the report's failure counts need it, the export does not. */
+  async *frontierItems() {
+    if (existsSync(join(this.dir, "frontier"))) yield* exportItems(join(this.dir, "frontier"));
   }
 }

@@ -10,6 +10,8 @@ export interface DatasetSource {
   clusterItems(): AsyncIterable<Record<string, unknown>>;
   /** Every item of the Articles table. */
   articleItems(): AsyncIterable<Record<string, unknown>>;
+  /** Every item of the Frontier table (what became of each URL), for the report's failure counts. */
+  frontierItems(): AsyncIterable<Record<string, unknown>>;
 }
 
 export interface StoryCopy {
