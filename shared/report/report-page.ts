@@ -15,7 +15,7 @@ p.lead{color:var(--muted);margin:0 0 16px}
 .card b{display:block;font-size:24px}.card span{color:var(--muted);font-size:13px}
 section{background:#fff;border:1px solid var(--line);border-radius:8px;padding:4px 18px 18px;margin-top:18px}
 table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid var(--line);vertical-align:top}
-th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.03em}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.03em}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.nowrap{white-space:nowrap}
 a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .pill{display:inline-block;min-width:26px;text-align:center;border-radius:10px;background:#dbeafe;color:#1e40af;font-weight:600;padding:0 6px}
 .meter{display:inline-block;width:60px;height:8px;background:var(--line);border-radius:4px;vertical-align:middle;margin-right:6px;overflow:hidden}
@@ -41,7 +41,7 @@ function topStories(d: ReportData): string {
       s,
       i,
     ) => `<tr><td class="num">${i + 1}</td><td><a href="${esc(s.canonical_url)}">${esc(s.headline ?? "(no headline)")}</a><div class="muted">${esc(s.outlets.map((o) => o.publication).join(", "))}</div></td>
-<td class="num"><span class="pill">${s.outlet_count}</span></td><td class="num">${s.article_count}</td><td>${when(s.first_published_at)}</td><td class="num">${duration(s.seconds_to_2_outlets)}</td><td class="num">${duration(s.seconds_to_5_outlets)}</td><td class="num">${duration(s.spread_seconds)}</td></tr>`,
+<td class="num"><span class="pill">${s.outlet_count}</span></td><td class="num">${s.article_count}</td><td>${when(s.first_published_at)}</td><td class="num">${duration(s.seconds_to_2_outlets)}</td><td class="num">${duration(s.seconds_to_5_outlets)}</td><td class="num">${s.outlet_count > 1 ? duration(s.spread_seconds) : "–"}</td></tr>`,
   );
   return `<section><h2>Top stories by outlet count</h2>
 <table><thead><tr><th class="num">#</th><th>story and outlets</th><th class="num">outlets</th><th class="num">articles</th><th>first published</th><th class="num">to 2 outlets</th><th class="num">to 5 outlets</th><th class="num">spread</th></tr></thead>
@@ -81,7 +81,7 @@ function quality(d: ReportData): string {
     const failures = Object.entries(q.failures)
       .map(([r, n]) => `${esc(r)} ${n}`)
       .join(", ");
-    return `<tr><td>${esc(q.publication)}<div class="muted">${esc(q.source_id)}</div></td><td class="num">${q.urls}</td><td class="num">${q.articles}</td><td class="num">${Math.round(q.median_words)}</td><td>${pct(q.with_date)}</td><td>${pct(q.with_headline)}</td><td class="num">${Math.round(q.paywalled * 100)} %</td><td>${failures || '<span class="muted">none</span>'}</td></tr>`;
+    return `<tr><td>${esc(q.publication)}<div class="muted">${esc(q.source_id)}</div></td><td class="num">${q.urls}</td><td class="num">${q.articles}</td><td class="num">${Math.round(q.median_words)}</td><td class="nowrap">${pct(q.with_date)}</td><td class="nowrap">${pct(q.with_headline)}</td><td class="num">${Math.round(q.paywalled * 100)} %</td><td>${failures || '<span class="muted">none</span>'}</td></tr>`;
   });
   return `<section><h2>Extraction quality per publisher</h2>
 <table><thead><tr><th>publisher</th><th class="num">URLs</th><th class="num">articles</th><th class="num">median words</th><th>with a date</th><th>with a headline</th><th class="num">paywalled</th><th>failures</th></tr></thead>

@@ -38,7 +38,7 @@ export interface Bar {
 export function barChart(bars: readonly Bar[], opts: { title: string; width?: number }): string {
   const width = opts.width ?? 720;
   const labelW = 190;
-  const noteW = 110;
+  const noteW = 170;
   const rowH = 26;
   const plotW = width - labelW - noteW;
   const max = Math.max(1, ...bars.map((b) => b.value));
