@@ -2,10 +2,13 @@
 import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
+import { registerDemo } from "./commands/demo";
+import { registerExport } from "./commands/export";
 import { registerExtract } from "./commands/extract";
 import { registerQuality } from "./commands/quality";
 import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
+import { registerReport } from "./commands/report";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
 
@@ -21,6 +24,9 @@ registerReextract(program);
 registerDedup(program);
 registerQuality(program);
 registerRedrive(program);
+registerExport(program);
+registerReport(program);
+registerDemo(program);
 
 try {
   await program.parseAsync(process.argv);

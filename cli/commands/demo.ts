@@ -1,0 +1,134 @@
+/**
+ * `storytrail demo` (`npm run demo`): a generated news web on loopback (a wire service and nine
+ * outlets), crawled end to end on the local emulators, then the story table and the HTML report.
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import type { StoryRow } from "../../shared/export/dataset";
+import { duration } from "../../shared/report/svg-charts";
+
+/** The demo web's fixed port (so a second run finds the same URLs); `crawl --demo` uses 28380. */
+const DEMO_WEB_PORT = 28_390;
+
+interface DemoOptions {
+  dataDir: string;
+  at?: string;
+  port: string;
+  report?: string;
+  json?: boolean;
+}
+
+/** The demo web's clock: the start of the current UTC day, so runs on one day serve the same lastmods. */
+function anchorOf(at: string | undefined): Date {
+  if (!at) return new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const t = Date.parse(at);
+  if (Number.isNaN(t) || !/(Z|[+-]\d\d:?\d\d)$/.test(at.trim()))
+    throw new Error(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
+  return new Date(t);
+}
+
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .description(
+      "Crawl a generated news web (a wire service, nine outlets) on loopback; print its stories; write the report.",
+    )
+    .option("--data-dir <dir>", "state persists in <dir>/demo between runs", ".storytrail")
+    .option("--at <instant>", "the demo web's clock (ISO 8601); default: the start of the current UTC day")
+    .option("--port <port>", "port of the demo web's hosts (0: any free one)", String(DEMO_WEB_PORT))
+    .option("--report <file>", "where to write the HTML report (default: <data-dir>/demo/report.html)")
+    .option("--json", "print the stories and counts as JSON")
+    .action(async (opts: DemoOptions) => demo(opts));
+}
+
+/** One line per outlet under each multi-outlet story: who carried it and how long after the first. */
+export function storyTable(stories: readonly StoryRow[]): string[] {
+  const lines: string[] = [];
+  for (const s of stories.filter((x) => x.outlet_count > 1)) {
+    lines.push(`  ${String(s.outlet_count).padStart(2)} outlets  ${s.headline ?? s.story_id}`);
+    for (const o of s.outlets) {
+      const delay = o.delay_seconds === 0 ? "first" : `+${duration(o.delay_seconds)}`;
+      lines.push(
+        `              ${o.publication.padEnd(22)} ${delay.padStart(12)}   ${o.copies[0]?.url ?? ""}`,
+      );
+    }
+  }
+  return lines;
+}
+
+async function demo(opts: DemoOptions): Promise<void> {
+  const anchor = anchorOf(opts.at);
+  const [
+    { startDemoWeb },
+    { startEmulators },
+    { LocalRuntime },
+    { restoreSamples, saveSamples },
+    { DynamoDatasetReader },
+    { writeReport },
+  ] = await Promise.all([
+    import("../../infra/local/demo-web/server"),
+    import("../../infra/local/emulators"),
+    import("../../infra/local/runtime"),
+    import("../../infra/local/sample-persistence"),
+    import("../../shared/aws/dataset-reader"),
+    import("./report"),
+  ]);
+  const dataDir = resolve(opts.dataDir, "demo");
+  mkdirSync(dataDir, { recursive: true });
+  const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  const started = Date.now();
+  const web = await startDemoWeb({ port: Number(opts.port), anchor });
+  log(
+    `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
+  );
+  const emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
+  try {
+    const runtime = await LocalRuntime.start({
+      endpoints: emulators.endpoints,
+      prefix: "storytrail-",
+      // Loopback and explicitly local: a short pause per host keeps the demo under a minute.
+      retryDelaySeconds: 1,
+      settings: {
+        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+        STORYTRAIL_MIN_HOST_DELAY_MS: "50",
+        STORYTRAIL_RAW_SAMPLE_RATE: "1",
+      },
+    });
+    const samplesDir = join(dataDir, "s3");
+    await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
+    log("crawling …");
+    const discovery = await runtime.discover({ sources: web.sources, run_id: runId });
+    await runtime.drain();
+    const counts = await runtime.runCounts(runId);
+    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    const { tables } = runtime.resources;
+    const source = new DynamoDatasetReader(runtime.clients.doc, tables);
+    const { dataset, data } = await writeReport(source, reportFile);
+    await runtime.close();
+    const multi = dataset.stories.filter((s) => s.outlet_count > 1);
+    const outlets = web.outlets.length;
+    const summary = `demo: served ${outlets} outlets (a wire service and ${outlets - 1} papers, ${web.requests()} requests); claimed ${counts.claimed} URLs: ${counts.articles} fetched as ${counts.distinct_articles} articles, ${counts.failed} failed ${JSON.stringify(counts.failure_reasons)}; ${dataset.stories.length} stories, ${multi.length} carried by 2+ outlets; ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    if (opts.json) {
+      process.stdout.write(
+        `${JSON.stringify({ outlets, counts, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
+      );
+    } else {
+      const lines = [
+        multi.length
+          ? "stories carried by more than one outlet (delay after the first publication):"
+          : "no story was carried by more than one outlet this time",
+        ...storyTable(dataset.stories),
+        `  … and ${dataset.stories.length - multi.length} stories carried by one outlet`,
+        summary,
+        `report: ${reportFile} (${data.totals.stories} stories)`,
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+    }
+  } finally {
+    await emulators.stop();
+    await web.close();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The exported tables' columns, declared once: every format writes these names in this order, and
+ * each column's kind decides its Parquet type and its CSV spelling.
+ */
+import type { ArticleRow, Dataset, StoryRow } from "./dataset";
+
+/** `json` columns hold lists or objects: nested in JSONL, JSON text in CSV, Parquet's JSON type. */
+export type ColumnKind = "string" | "int" | "bool" | "timestamp" | "json";
+
+export interface Column {
+  readonly name: string;
+  readonly kind: ColumnKind;
+}
+
+type Columns<R> = { readonly [K in keyof R]-?: ColumnKind };
+
+const articleColumns: Columns<ArticleRow> = {
+  article_id: "string",
+  story_id: "string",
+  url: "string",
+  url_variants: "json",
+  source_id: "string",
+  publication: "string",
+  headline: "string",
+  section: "string",
+  authors: "json",
+  language: "string",
+  published_at: "timestamp",
+  published_day: "string",
+  published_at_source: "string",
+  date_flag: "string",
+  modified_at: "timestamp",
+  collected_at: "timestamp",
+  is_accessible_for_free: "bool",
+  word_count: "int",
+  http_status: "int",
+  extractor_version: "string",
+  raw_key: "string",
+  delay_seconds: "int",
+  body: "string",
+};
+
+const storyColumns: Columns<StoryRow> = {
+  story_id: "string",
+  headline: "string",
+  canonical_article_id: "string",
+  canonical_url: "string",
+  canonical_publication: "string",
+  first_published_at: "timestamp",
+  last_published_at: "timestamp",
+  article_count: "int",
+  outlet_count: "int",
+  seconds_to_2_outlets: "int",
+  seconds_to_5_outlets: "int",
+  seconds_to_10_outlets: "int",
+  spread_seconds: "int",
+  outlets: "json",
+  updated_at: "timestamp",
+};
+
+export interface Table {
+  /** The file's base name, the same in every format (`articles.jsonl`, `articles.parquet`, …). */
+  readonly name: "articles" | "stories";
+  readonly columns: readonly Column[];
+  readonly rows: readonly Record<string, unknown>[];
+}
+
+const columnList = (c: Record<string, ColumnKind>): Column[] =>
+  Object.entries(c).map(([name, kind]) => ({ name, kind }));
+
+export function datasetTables(d: Dataset): Table[] {
+  return [
+    {
+      name: "articles",
+      columns: columnList(articleColumns),
+      rows: d.articles as unknown as Record<string, unknown>[],
+    },
+    {
+      name: "stories",
+      columns: columnList(storyColumns),
+      rows: d.stories as unknown as Record<string, unknown>[],
+    },
+  ];
+}
