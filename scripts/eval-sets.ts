@@ -10,13 +10,14 @@ import { gunzipSync } from "node:zlib";
 import { extractArticle } from "../shared/extract/article";
 import { decodeBody } from "../shared/fetch/charset";
 import type { Extraction } from "../shared/records";
+import { siteOf } from "./eval-folds";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
 export const EVAL_DIR = path.join(SHARED_DIR, "eval");
 export const TOOLS_DIR = path.join(SHARED_DIR, "tools");
 
-export const SET_NAMES = ["aeb", "trafilatura", "dates", "fundus"] as const;
+export const SET_NAMES = ["aeb", "trafilatura", "dates", "fundus", "mercury"] as const;
 export type SetName = (typeof SET_NAMES)[number];
 
 /** A fixed "now" so results do not drift with the clock (every eval page predates it). */
@@ -89,10 +90,21 @@ export interface FundusFigures {
 
 export interface SetRun<F> {
   figures: F;
+  /** id → site (registrable domain, or the set's own site field), for the site-grouped folds. */
+  sites: Record<string, string>;
+  /** The same figures on a subset of the pages (a fold). */
+  scoreOn: (ids: string[]) => F;
   /** id → extraction, for per-page diagnostics. */
   predictions: Record<string, Extraction>;
   perDoc?: unknown[];
   errors?: unknown[];
+}
+
+/** `truth` restricted to `ids`. */
+function pick<T>(truth: Record<string, T>, ids: string[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const id of ids) if (id in truth) out[id] = truth[id]!;
+  return out;
 }
 
 function extract(file: string, url: string, languageHint: string | null = null): Extraction {
@@ -106,18 +118,31 @@ export async function runAeb(): Promise<SetRun<AebFigures>> {
   );
   const predictions: Record<string, Extraction> = {};
   const pred: Record<string, { articleBody: string }> = {};
+  const sites: Record<string, string> = {};
   for (const [id, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, "html", `${id}.html.gz`), t.url);
     predictions[id] = x;
     pred[id] = { articleBody: x.body };
+    sites[id] = siteOf(t.url);
   }
   const evaluate = await tool("score_extraction.mjs", "evaluate");
-  const { result, perDoc } = evaluate(truth, pred, { bootstrap: 0 }) as {
-    result: AebFigures;
-    perDoc: unknown[];
+  const score = (ids: string[]): { result: AebFigures; perDoc: unknown[] } =>
+    evaluate(pick(truth, ids), pick(pred, ids), { bootstrap: 0 }) as {
+      result: AebFigures;
+      perDoc: unknown[];
+    };
+  const figuresOf = (r: AebFigures): AebFigures => {
+    const { f1, precision, recall, accuracy, pages } = r;
+    return { f1, precision, recall, accuracy, pages };
   };
-  const { f1, precision, recall, accuracy, pages } = result;
-  return { figures: { f1, precision, recall, accuracy, pages }, predictions, perDoc };
+  const { result, perDoc } = score(Object.keys(truth));
+  return {
+    figures: figuresOf(result),
+    sites,
+    scoreOn: (ids) => figuresOf(score(ids).result),
+    predictions,
+    perDoc,
+  };
 }
 
 export async function runTrafilatura(): Promise<SetRun<SegmentFigures>> {
@@ -125,17 +150,19 @@ export async function runTrafilatura(): Promise<SetRun<SegmentFigures>> {
   const truth = readJson<Record<string, { file: string }>>(path.join(dir, "evaldata.json"));
   const predictions: Record<string, Extraction> = {};
   const pred: Record<string, string> = {};
+  const sites: Record<string, string> = {};
   for (const [url, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), url);
     predictions[url] = x;
     pred[url] = x.body;
+    sites[url] = siteOf(url);
   }
   const scoreSegments = await tool("score_segments.mjs", "scoreSegments");
-  const r = scoreSegments(truth, pred) as SegmentFigures;
-  return {
-    figures: { f1: r.f1, precision: r.precision, recall: r.recall, accuracy: r.accuracy, pages: r.pages },
-    predictions,
+  const scoreOn = (ids: string[]): SegmentFigures => {
+    const r = scoreSegments(pick(truth, ids), pred) as SegmentFigures;
+    return { f1: r.f1, precision: r.precision, recall: r.recall, accuracy: r.accuracy, pages: r.pages };
   };
+  return { figures: scoreOn(Object.keys(truth)), sites, scoreOn, predictions };
 }
 
 export async function runDates(): Promise<SetRun<DateFigures>> {
@@ -145,23 +172,30 @@ export async function runDates(): Promise<SetRun<DateFigures>> {
   );
   const predictions: Record<string, Extraction> = {};
   const pred: Record<string, string | null> = {};
+  const sites: Record<string, string> = {};
   for (const [id, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), t.url);
     predictions[id] = x;
     pred[id] = x.published_day;
+    sites[id] = siteOf(t.url);
   }
   const scoreDates = await tool("score_dates.mjs", "scoreDates");
-  const r = scoreDates(truth, pred) as {
+  type Scored = {
     counts: { correct: number; withDate: number };
     metrics: { accuracy_day: number };
     errors: unknown[];
   };
+  const score = (ids: string[]): Scored => scoreDates(pick(truth, ids), pred) as Scored;
+  const figuresOf = (r: Scored): DateFigures => ({
+    accuracy_day: r.metrics.accuracy_day,
+    correct: r.counts.correct,
+    with_date: r.counts.withDate,
+  });
+  const r = score(Object.keys(truth));
   return {
-    figures: {
-      accuracy_day: r.metrics.accuracy_day,
-      correct: r.counts.correct,
-      with_date: r.counts.withDate,
-    },
+    figures: figuresOf(r),
+    sites,
+    scoreOn: (ids) => figuresOf(score(ids)),
     predictions,
     errors: r.errors,
   };
@@ -170,6 +204,7 @@ export async function runDates(): Promise<SetRun<DateFigures>> {
 interface FundusTruth {
   file: string;
   url: string;
+  publisher?: string;
   title: string | null;
   publishing_date: string | null;
   articleBody: string;
@@ -185,43 +220,109 @@ export async function runFundus(): Promise<SetRun<FundusFigures>> {
   const predictions: Record<string, Extraction> = {};
   const bodies: Record<string, { articleBody: string }> = {};
   const days: Record<string, string | null> = {};
-  let titled = 0;
-  let titleHits = 0;
-  let authorHits = 0;
+  const sites: Record<string, string> = {};
+  const titleHit: Record<string, boolean> = {};
+  const authorHit: Record<string, boolean> = {};
   const errors: unknown[] = [];
   for (const [id, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), t.url, t.languageHint?.[0] ?? null);
     predictions[id] = x;
     bodies[id] = { articleBody: x.body };
     days[id] = x.published_day;
+    sites[id] = t.publisher ?? siteOf(t.url);
     const want = (t.authors ?? []).map((a) => ws(a)).sort();
     const got = x.authors.map((a) => ws(a)).sort();
-    if (want.length === got.length && want.every((a, i) => a === got[i])) authorHits++;
+    authorHit[id] = want.length === got.length && want.every((a, i) => a === got[i]);
+    if (!authorHit[id]) errors.push({ id, kind: "authors", truth: want, pred: got });
     if (t.title) {
-      titled++;
-      if (ws(t.title) === ws(x.headline)) titleHits++;
-      else errors.push({ id, kind: "headline", truth: t.title, pred: x.headline });
+      titleHit[id] = ws(t.title) === ws(x.headline);
+      if (!titleHit[id]) errors.push({ id, kind: "headline", truth: t.title, pred: x.headline });
     }
   }
   const evaluate = await tool("score_extraction.mjs", "evaluate");
   const scoreDates = await tool("score_dates.mjs", "scoreDates");
-  const body = evaluate(truth, bodies, { bootstrap: 0 }) as { result: AebFigures; perDoc: unknown[] };
-  const d = scoreDates(truth, days, { truthField: "publishing_date" }) as {
-    metrics: { accuracy_day: number };
-    errors: unknown[];
+  type Dated = { metrics: { accuracy_day: number }; errors: unknown[] };
+  const score = (ids: string[]): { figures: FundusFigures; perDoc: unknown[]; dateErrors: unknown[] } => {
+    const sub = pick(truth, ids);
+    const body = evaluate(sub, pick(bodies, ids), { bootstrap: 0 }) as {
+      result: AebFigures;
+      perDoc: unknown[];
+    };
+    const d = scoreDates(sub, days, { truthField: "publishing_date" }) as Dated;
+    const titled = ids.filter((id) => id in titleHit);
+    return {
+      figures: {
+        headline_exact: titled.length ? titled.filter((id) => titleHit[id]).length / titled.length : 0,
+        authors_exact: ids.length ? ids.filter((id) => authorHit[id]).length / ids.length : 0,
+        date_day_accuracy: d.metrics.accuracy_day,
+        body_f1: body.result.f1,
+        body_precision: body.result.precision,
+        body_recall: body.result.recall,
+        pages: ids.length,
+      },
+      perDoc: body.perDoc,
+      dateErrors: d.errors,
+    };
   };
+  const all = score(Object.keys(truth));
   return {
-    figures: {
-      headline_exact: titled ? titleHits / titled : 0,
-      authors_exact: authorHits / Object.keys(truth).length,
-      date_day_accuracy: d.metrics.accuracy_day,
-      body_f1: body.result.f1,
-      body_precision: body.result.precision,
-      body_recall: body.result.recall,
-      pages: Object.keys(truth).length,
-    },
+    figures: all.figures,
+    sites,
+    scoreOn: (ids) => score(ids).figures,
     predictions,
-    perDoc: body.perDoc,
-    errors: [...errors, ...d.errors],
+    perDoc: all.perDoc,
+    errors: [...errors, ...all.dateErrors],
+  };
+}
+
+export interface MercuryFigures {
+  headline_exact: number;
+  headline_ci: number;
+  day_accuracy: number;
+  author_match: number;
+  lead_match: number;
+  pages: number;
+}
+
+interface MercuryTruth {
+  url: string;
+  file: string;
+  host: string;
+}
+
+/** Headline, authors, publication day and body lead on the mercury pages (Postlight Parser's fixtures). */
+export async function runMercury(): Promise<SetRun<MercuryFigures>> {
+  const dir = path.join(EVAL_DIR, "mercury");
+  const truth = readJson<Record<string, MercuryTruth>>(path.join(dir, "ground-truth.json"));
+  const predictions: Record<string, Extraction> = {};
+  const pred: Record<
+    string,
+    { headline: string | null; authors: string[]; published_day: string | null; body: string }
+  > = {};
+  const sites: Record<string, string> = {};
+  for (const [id, t] of Object.entries(truth)) {
+    const x = extract(path.join(dir, t.file), t.url);
+    predictions[id] = x;
+    pred[id] = { headline: x.headline, authors: x.authors, published_day: x.published_day, body: x.body };
+    sites[id] = siteOf(t.host);
+  }
+  const scoreMeta = await tool("score_meta.mjs", "scoreMeta");
+  type Scored = { metrics: Record<string, number | null>; errors: Record<string, unknown[]> };
+  const score = (ids: string[]): Scored => scoreMeta(pick(truth, ids), pred) as Scored;
+  const figuresOf = (r: Scored): MercuryFigures => ({
+    headline_exact: r.metrics.headline_exact ?? 0,
+    headline_ci: r.metrics.headline_ci ?? 0,
+    day_accuracy: r.metrics.day_accuracy ?? 0,
+    author_match: r.metrics.author_match ?? 0,
+    lead_match: r.metrics.lead_match ?? 0,
+    pages: r.metrics.pages ?? 0,
+  });
+  const r = score(Object.keys(truth));
+  return {
+    figures: figuresOf(r),
+    sites,
+    scoreOn: (ids) => figuresOf(score(ids)),
+    predictions,
+    errors: Object.entries(r.errors).flatMap(([kind, list]) => list.map((e) => ({ kind, ...(e as object) }))),
   };
 }

@@ -1,17 +1,21 @@
 /**
- * `npm run eval`: extraction figures on the four developer evaluation sets in ../shared/eval.
- * Options: `--set aeb|trafilatura|dates|fundus` (repeatable), `--out DIR` writes predictions and per-page
- * diagnostics there.
+ * `npm run eval`: extraction figures on the developer evaluation sets in ../shared/eval, each printed twice:
+ * on all dev pages, and per site-grouped fold (scripts/eval-folds.ts) with the folds' mean, spread and worst
+ * fold. A rule change is kept when the held-out folds improve, not when the dev figure does.
+ * Options: `--set aeb|trafilatura|dates|fundus|mercury` (repeatable); `--out DIR` writes predictions, per-page
+ * diagnostics and `folds.json` there; `--compare FILE` (a previous `folds.json`) prints each fold's change.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { assignFolds, formatSpread, perFold, type Spread } from "./eval-folds";
 import {
   EVAL_DIR,
   evalDataAvailable,
   runAeb,
   runDates,
   runFundus,
+  runMercury,
   runTrafilatura,
   SET_NAMES,
   type SetName,
@@ -19,7 +23,11 @@ import {
 } from "./eval-sets";
 
 const { values } = parseArgs({
-  options: { set: { type: "string", multiple: true }, out: { type: "string" } },
+  options: {
+    set: { type: "string", multiple: true },
+    out: { type: "string" },
+    compare: { type: "string" },
+  },
 });
 
 if (!evalDataAvailable()) {
@@ -29,6 +37,21 @@ if (!evalDataAvailable()) {
 
 const sets = (values.set ?? [...SET_NAMES]) as SetName[];
 const f = (x: number): string => x.toFixed(3);
+
+/** The figures each set is judged by, the ones printed per fold. */
+const FOLD_METRICS: Record<SetName, string[]> = {
+  aeb: ["f1", "accuracy"],
+  trafilatura: ["f1"],
+  dates: ["accuracy_day"],
+  fundus: ["headline_exact", "date_day_accuracy", "body_f1", "authors_exact"],
+  mercury: ["headline_exact", "author_match", "day_accuracy", "lead_match"],
+};
+
+type FoldReport = Record<string, { dev: number; folds: Spread }>;
+const report: Record<string, FoldReport> = {};
+const before: Record<string, FoldReport> = values.compare
+  ? (JSON.parse(readFileSync(values.compare, "utf8")) as Record<string, FoldReport>)
+  : {};
 
 function save(name: string, run: SetRun<unknown>): void {
   if (!values.out) return;
@@ -43,6 +66,32 @@ function save(name: string, run: SetRun<unknown>): void {
     writeFileSync(path.join(values.out, `${name}-errors.json`), JSON.stringify(run.errors, null, 1));
 }
 
+function folds<F>(name: SetName, run: SetRun<F>): void {
+  const groups = assignFolds(run.sites);
+  const sites = new Set(Object.values(run.sites)).size;
+  const metrics = FOLD_METRICS[name];
+  const score = (ids: string[]) => run.scoreOn(ids) as unknown as Record<string, number>;
+  const spreads = perFold(groups, score, metrics);
+  const dev = run.figures as unknown as Record<string, number>;
+  console.log(
+    `  ${groups.length} folds by site (${sites} sites; pages ${groups.map((g) => g.length).join("/")})`,
+  );
+  report[name] = {};
+  for (const m of metrics) {
+    const s = spreads[m]!;
+    report[name][m] = { dev: dev[m] ?? 0, folds: s };
+    console.log(`  ${formatSpread(m, dev[m] ?? 0, s)}`);
+    const was = before[name]?.[m];
+    if (was) {
+      const d = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+      const perFoldDelta = s.folds.map((v, i) => d(v - (was.folds.folds[i] ?? 0))).join(" ");
+      console.log(
+        `  ${"".padEnd(18)} vs before: dev ${d((dev[m] ?? 0) - was.dev)}  folds mean ${d(s.mean - was.folds.mean)}  [${perFoldDelta}]`,
+      );
+    }
+  }
+}
+
 for (const set of sets) {
   const t0 = performance.now();
   if (set === "aeb") {
@@ -51,6 +100,7 @@ for (const set of sets) {
     console.log(
       `aeb          F1 ${f(x.f1)}  P ${f(x.precision)}  R ${f(x.recall)}  accuracy ${f(x.accuracy)}  (${x.pages} pages)`,
     );
+    folds(set, r);
     save(set, r);
   } else if (set === "trafilatura") {
     const r = await runTrafilatura();
@@ -58,11 +108,13 @@ for (const set of sets) {
     console.log(
       `trafilatura  segments P ${f(x.precision)}  R ${f(x.recall)}  F1 ${f(x.f1)}  accuracy ${f(x.accuracy)}  (${x.pages} pages)`,
     );
+    folds(set, r);
     save(set, r);
   } else if (set === "dates") {
     const r = await runDates();
     const x = r.figures;
     console.log(`dates        day accuracy ${f(x.accuracy_day)}  (${x.correct}/${x.with_date})`);
+    folds(set, r);
     save(set, r);
   } else if (set === "fundus") {
     const r = await runFundus();
@@ -70,7 +122,18 @@ for (const set of sets) {
     console.log(
       `fundus       headline exact ${f(x.headline_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
     );
+    folds(set, r);
+    save(set, r);
+  } else if (set === "mercury") {
+    const r = await runMercury();
+    const x = r.figures;
+    console.log(
+      `mercury      headline exact ${f(x.headline_exact)}  ci ${f(x.headline_ci)}  author match ${f(x.author_match)}  day accuracy ${f(x.day_accuracy)}  lead match ${f(x.lead_match)}  (${x.pages} pages)`,
+    );
+    folds(set, r);
     save(set, r);
   }
   console.error(`  (${set}: ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
+
+if (values.out) writeFileSync(path.join(values.out, "folds.json"), JSON.stringify(report, null, 1));

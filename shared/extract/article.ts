@@ -5,9 +5,10 @@
  * records as `extraction_error` (never as thin content).
  */
 import type { Extraction } from "../records";
+import { extractAuthors } from "./authors";
 import { extractBody, surveyPage } from "./body";
 import { extractDates } from "./dates";
-import { type AnyNode, parseHtml } from "./dom";
+import { parseHtml } from "./dom";
 import { capFields } from "./field-caps";
 import { chooseHeadline, headingCandidates } from "./headline";
 import { detectLanguage } from "./language";
@@ -86,66 +87,6 @@ function accessibleForFree(article: JsonObject | null, s: PageSignals): boolean 
   return null;
 }
 
-function authorsOf(article: JsonObject | null, s: PageSignals): string[] {
-  const found: string[] = [];
-  if (article) found.push(...names(article.author), ...names(article.creator));
-  if (found.length === 0) {
-    for (const k of [
-      "author",
-      "article:author",
-      "parsely-author",
-      "dc.creator",
-      "dcterms.creator",
-      "sailthru.author",
-      "byl",
-    ]) {
-      for (const v of s.meta.get(k) ?? []) if (v.trim() && !/^https?:\/\//.test(v.trim())) found.push(v);
-    }
-  }
-  if (found.length === 0) {
-    for (const el of s.itemprops) {
-      if (el.attribs.itemprop !== "author") continue;
-      const nameEl = el.children.find((c) => c.type === "tag" && c.attribs.itemprop === "name");
-      const text = nameEl ? textContent(nameEl) : textContent(el);
-      if (text.length < 80) found.push(text);
-    }
-  }
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const a of found.flatMap(splitAuthors)) {
-    const clean = a.replace(/^(?:by|von|par|por|di|door|av)\s+/i, "");
-    if (!clean || clean.length > 120 || seen.has(clean.toLowerCase())) continue;
-    seen.add(clean.toLowerCase());
-    out.push(clean);
-  }
-  return out;
-}
-
-/** "A and B", "A und B, dpa", "a;b": one name each. Commas split only when every part is name-sized. */
-function splitAuthors(raw: string): string[] {
-  const parts = cleanInline(raw)
-    .split(/\s*;\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|&)\s+/)
-    .flatMap((p) => {
-      const pieces = p.split(/\s*,\s*/);
-      return pieces.every((x) => x.split(/\s+/).length <= 4) ? pieces : [p];
-    })
-    .map((p) => p.trim())
-    .filter(Boolean);
-  return parts.length > 0 ? parts : [cleanInline(raw)];
-}
-
-/** All text below a node, scripts and styles included (iterative: depth costs heap, not call stack). */
-function textContent(node: AnyNode): string {
-  let out = "";
-  const stack: AnyNode[] = [node];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.type === "text") out += (n as unknown as { data: string }).data;
-    else if ("children" in n) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out;
-}
-
 /** The extractor failed on a page (a bug, not the page's fault): the message names the cause. */
 export class ExtractionError extends Error {
   constructor(cause: unknown) {
@@ -172,7 +113,7 @@ function extract(input: ExtractInput): Extraction {
   const collector = new SignalCollector();
   const survey = surveyPage(doc, collector);
   const signals = collector.signals;
-  const { article, page } = readStructuredData(signals.jsonLd, input.url);
+  const { article, page, all } = readStructuredData(signals.jsonLd, input.url);
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
@@ -250,7 +191,14 @@ function extract(input: ExtractInput): Extraction {
     body,
     publication: siteName ? cleanInline(siteName) : null,
     section: section ? cleanInline(section) : null,
-    authors: authorsOf(article, signals),
+    authors: extractAuthors({
+      article,
+      all,
+      signals,
+      siteNames: [siteName ?? "", ...publisherNames],
+      url: input.url,
+      headline,
+    }),
     ...dates,
     language: lang.language,
     language_source: lang.source,

@@ -1,77 +1,11 @@
 /**
  * Page language as an ISO 639-1 code (or the primary subtag the page states), with where it came from:
- * <html lang>, JSON-LD inLanguage, og:locale, Content-Language (meta or header), else detected from the body.
+ * <html lang>, JSON-LD inLanguage, og:locale, Content-Language (meta or header), else the source's configured
+ * language, else detected from the body (franc's trigram models, scripts/language-data.ts).
  */
-import { franc } from "franc-min";
-import type { LanguageSource } from "../records";
 
-// franc-min's ISO 639-3 codes that have an ISO 639-1 code.
-const ISO3_TO_1: Record<string, string> = {
-  spa: "es",
-  eng: "en",
-  por: "pt",
-  ind: "id",
-  fra: "fr",
-  deu: "de",
-  jav: "jv",
-  vie: "vi",
-  ita: "it",
-  tur: "tr",
-  pol: "pl",
-  swh: "sw",
-  sun: "su",
-  ron: "ro",
-  hau: "ha",
-  bos: "bs",
-  hrv: "hr",
-  nld: "nl",
-  srp: "sr",
-  ckb: "ku",
-  yor: "yo",
-  uzn: "uz",
-  zlm: "ms",
-  ibo: "ig",
-  tgl: "tl",
-  hun: "hu",
-  azj: "az",
-  ces: "cs",
-  run: "rn",
-  plt: "mg",
-  nya: "ny",
-  kin: "rw",
-  zul: "zu",
-  swe: "sv",
-  lin: "ln",
-  som: "so",
-  rus: "ru",
-  ukr: "uk",
-  bel: "be",
-  bul: "bg",
-  kaz: "kk",
-  arb: "ar",
-  urd: "ur",
-  pes: "fa",
-  pbu: "ps",
-  hin: "hi",
-  mar: "mr",
-  mai: "mai",
-  npi: "ne",
-  cmn: "zh",
-  ben: "bn",
-  jpn: "ja",
-  kor: "ko",
-  tel: "te",
-  tam: "ta",
-  guj: "gu",
-  kan: "kn",
-  mal: "ml",
-  mya: "my",
-  pan: "pa",
-  amh: "am",
-  tha: "th",
-  sin: "si",
-  ell: "el",
-};
+import type { LanguageSource } from "../records";
+import { detectText } from "./language-detect";
 
 /** "en-US", "de_DE", "EN" → "en"; null when it does not look like a language tag. */
 export function primaryLanguage(tag: string | null | undefined): string | null {
@@ -109,13 +43,14 @@ export function detectLanguage(input: LanguageInput): {
     const lang = primaryLanguage(value);
     if (lang) return { language: lang, source };
   }
-  const sample = input.body.length > 1200 ? input.body.slice(0, 1200) : input.body;
-  if (sample.length >= 40) {
-    const code = franc(sample, { minLength: 40 });
-    const lang = ISO3_TO_1[code];
-    if (lang) return { language: lang, source: "detected" };
-  }
+  // The source's configured language outranks detection: a source is configured by someone who read it,
+  // and detection on a short or mixed body (quotes, code, names) is a guess.
   const hint = primaryLanguage(input.hint);
   if (hint) return { language: hint, source: "hint" };
+  const sample = input.body.length > 1200 ? input.body.slice(0, 1200) : input.body;
+  if (sample.length >= 40) {
+    const lang = detectText(sample);
+    if (lang) return { language: lang, source: "detected" };
+  }
   return { language: null, source: null };
 }

@@ -17,7 +17,17 @@ export interface PageSignals {
   itemprops: Element[];
   /** itemtype values seen on the page (lower-cased). */
   itemtypes: string[];
+  /**
+   * Byline markup: rel="author", itemprop="author"/"creator", or a class/id naming a byline or an author, in
+   * page order, with `bylineAt` their element positions (`h1At` likewise for `h1`), so a reader can take the
+   * byline nearest the headline rather than a teaser's.
+   */
+  bylines: Element[];
+  bylineAt: number[];
+  h1At: number[];
 }
+
+const BYLINE_ATTR = /author|byline/i;
 
 function addMeta(meta: Map<string, string[]>, key: string, value: string): void {
   const k = key.trim().toLowerCase();
@@ -38,6 +48,9 @@ function emptySignals(): PageSignals {
     times: [],
     itemprops: [],
     itemtypes: [],
+    bylines: [],
+    bylineAt: [],
+    h1At: [],
   };
 }
 
@@ -51,6 +64,8 @@ function addMetaKeys(meta: Map<string, string[]>, keys: string | undefined, cont
  */
 export class SignalCollector {
   readonly signals = emptySignals();
+  /** Elements seen so far: the position of the next one. */
+  private seen = 0;
 
   /**
    * Notes one element (a tag, <script> or <style>); false when nothing below it is a page signal (the walk
@@ -62,6 +77,7 @@ export class SignalCollector {
     const a = el.attribs;
     const itemprop = a.itemprop;
     const itemtype = a.itemtype;
+    const at = this.seen++;
     if (itemtype) s.itemtypes.push(itemtype.toLowerCase());
     switch (name) {
       case "html":
@@ -94,12 +110,22 @@ export class SignalCollector {
         return false;
       case "h1":
         s.h1.push(el);
+        s.h1At.push(at);
         break;
       case "time":
         s.times.push(el);
         break;
     }
     if (itemprop) s.itemprops.push(el);
+    if (
+      (a.class !== undefined && BYLINE_ATTR.test(a.class)) ||
+      (a.id !== undefined && BYLINE_ATTR.test(a.id)) ||
+      (a.rel !== undefined && BYLINE_ATTR.test(a.rel)) ||
+      (itemprop !== undefined && /author|creator/i.test(itemprop))
+    ) {
+      s.bylines.push(el);
+      s.bylineAt.push(at);
+    }
     return true;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The four developer evaluation sets in ../shared/eval, with floors just below the figures the extractor
+ * The developer evaluation sets in ../shared/eval, with floors just below the figures the extractor
  * reaches, so a regression fails CI. Skipped (with a message) when ../shared/eval is not beside the repo.
  * `npm run eval` prints the same figures.
  */
@@ -10,6 +10,7 @@ import {
   runAeb,
   runDates,
   runFundus,
+  runMercury,
   runTrafilatura,
 } from "../../scripts/eval-sets";
 
@@ -18,7 +19,10 @@ const FLOORS = {
   aeb: { f1: 0.978, accuracy: 0.53 },
   trafilatura: { f1: 0.925 },
   dates: { accuracy_day: 0.91 },
-  fundus: { headline_exact: 0.91, date_day_accuracy: 0.98, body_f1: 0.96 },
+  // Headline 0.925 -> 0.887 when the visible <h1> became preferred (three fundus pages whose truth is the
+  // og:title), while mercury rose 0.730 -> 0.905 on every fold: the held-out folds of both sets decide.
+  fundus: { headline_exact: 0.87, date_day_accuracy: 0.98, body_f1: 0.96 },
+  mercury: { headline_exact: 0.88, author_match: 0.76, day_accuracy: 0.96 },
 };
 
 const available = evalDataAvailable();
@@ -46,5 +50,12 @@ describe.skipIf(!available)("extraction evaluation sets (developer split)", () =
     expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.fundus.headline_exact);
     expect(figures.date_day_accuracy).toBeGreaterThanOrEqual(FLOORS.fundus.date_day_accuracy);
     expect(figures.body_f1).toBeGreaterThanOrEqual(FLOORS.fundus.body_f1);
+  });
+
+  it("mercury headline, authors and day (sites other than the rules were written on)", async () => {
+    const { figures } = await runMercury();
+    expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.mercury.headline_exact);
+    expect(figures.author_match).toBeGreaterThanOrEqual(FLOORS.mercury.author_match);
+    expect(figures.day_accuracy).toBeGreaterThanOrEqual(FLOORS.mercury.day_accuracy);
   });
 });

@@ -10,14 +10,54 @@ describe("chooseHeadline", () => {
     expect(
       chooseHeadline({ ...base, jsonLd: "Bridge reopens", og: "Bridge reopens", h1: ["Bridge reopens"] }),
     ).toBe("Bridge reopens");
+  });
+
+  it("prefers the visible <h1> over social and search titles when it is the article's headline", () => {
+    // og:title written for sharing, <h1> and <title> for the page: the page's own headline wins.
     expect(
       chooseHeadline({
         ...base,
-        og: "SEO headline",
-        h1: ["Visible headline"],
-        title: "Visible headline | Site",
+        og: "It's been a rough few months for the rocket company",
+        twitter: "It's been a rough few months for the rocket company",
+        h1: ["What's the hold-up at the rocket company?"],
+        title: "What's the hold-up at the rocket company? | Site",
+        siteName: "Site",
       }),
-    ).toBe("SEO headline");
+    ).toBe("What's the hold-up at the rocket company?");
+    // The same words as og:title with other capitals or quotes: the form the page shows.
+    expect(
+      chooseHeadline({
+        ...base,
+        og: "Box Office: It's Good to Be 'Peculiar' | Fandom",
+        h1: ["Box Office: It’s Good to Be ‘Peculiar’"],
+        siteName: "Fandom",
+      }),
+    ).toBe("Box Office: It’s Good to Be ‘Peculiar’");
+    // A logo or section label in an earlier <h1> is not the headline; the <h1> alike to og:title is.
+    expect(
+      chooseHeadline({
+        ...base,
+        og: "New mouse signs in to Windows with a fingerprint. | Maker Inc",
+        h1: ["News releases", "New mouse signs in to Windows with a fingerprint"],
+      }),
+    ).toBe("New mouse signs in to Windows with a fingerprint");
+  });
+
+  it("keeps the declared headline when the <h1> is unrelated or only adds a kicker", () => {
+    expect(
+      chooseHeadline({
+        ...base,
+        og: "Bridge reopens after two years of repair",
+        h1: ["Latest news from the region"],
+      }),
+    ).toBe("Bridge reopens after two years of repair");
+    expect(
+      chooseHeadline({
+        ...base,
+        og: "Guest of honour at the book fair: what do the Philippines read?",
+        h1: ["Culture : Guest of honour at the book fair: what do the Philippines read?"],
+      }),
+    ).toBe("Guest of honour at the book fair: what do the Philippines read?");
   });
 
   it("strips the site name from <title> and og:title", () => {

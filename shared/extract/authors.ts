@@ -1,0 +1,294 @@
+/**
+ * The article's authors, names only. Three kinds of evidence, in order: the article's structured data
+ * (JSON-LD author/creator, people referenced by @id resolved through the page's @graph), author meta tags
+ * (author, article:author, parsely-author, dc.creator, sailthru.author, byl, Parse.ly page JSON), and byline
+ * markup (rel="author", itemprop="author", a class/id naming a byline or author) nearest the headline. An
+ * author that is the publication itself (an Organization, or the site's own name) is kept only when no
+ * source names a person: a byline names people, the masthead is not one.
+ */
+import { getDomain } from "tldts";
+import { scanDates } from "./date-parse";
+import { type AnyNode, type Element, rawText } from "./dom";
+import type { PageSignals } from "./page-signals";
+import { type JsonObject, names, typesOf } from "./structured-data";
+import { cleanInline } from "./text";
+
+export interface AuthorInput {
+  article: JsonObject | null;
+  /** Every JSON-LD object on the page (for @id references). */
+  all: JsonObject[];
+  signals: PageSignals;
+  /** og:site_name / publisher names: an author equal to one of them is the masthead, not a byline. */
+  siteNames: string[];
+  /** The page's URL: its host's labels name the site too ("abcnews.go.com" → "ABC News"). */
+  url: string;
+  /** The chosen headline, to find the byline next to it. */
+  headline: string | null;
+}
+
+const AUTHOR_META = [
+  "author",
+  "article:author",
+  "parsely-author",
+  "dc.creator",
+  "dcterms.creator",
+  "sailthru.author",
+  "byl",
+  "itemprop:author",
+];
+
+/** A name is at most this many words (longer text is a bio, a role or a sentence). */
+const MAX_NAME_WORDS = 6;
+const MAX_NAME_CHARS = 80;
+/** How far (in elements) a byline may sit from the headline: past it, it is a teaser's or a comment's. */
+const BYLINE_REACH = 400;
+
+const ORG_TYPES = /organization|corporation|newsmediaorganization|publisher|brand/;
+const key = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "")
+    .trim();
+
+/**
+ * Leading byline labels: "By", "Von", "Par", "Por", "Di", "Door", "Av", "Af", "Av:", "Text:", "著者：", "文●".
+ * Generic to bylines in the languages the evaluation sets cover, not to any site.
+ */
+const LABEL =
+  /^(?:(?:by)+|von|par|por|di|da|door|av|af|de|from|written by|words by|text|texte|texto|tekst|autor|autorin|auteur|author|reporter|著者|文|記者)(?:\s*[:：●・]\s*|\s+|$)/iu;
+const SEPARATOR = /\s*(?:[|·•—–\n\r\t]|\s-\s|\/\s)\s*/u;
+const CONJUNCTION = /\s*[;&、，]\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|and the)\s+/iu;
+const NOT_A_NAME = /https?:|www\.|@|\.(?:com|org|net|de|jp)\b/i;
+
+/** One byline string as names: labels, e-mail addresses, dates, roles after a separator dropped. */
+export function namesFromByline(raw: string): string[] {
+  // "Name (Bureau, role)": what is in brackets describes the name.
+  let s = cleanInline(raw).replace(/\s*[(（][^)）]*[)）]/gu, " ");
+  if (!s) return [];
+  // A date in the byline ends the names ("JOSH HASKELL December 16, 2016, 4:19 PM").
+  const date = scanDates(s, 5)[0];
+  if (date && date.index > 0) s = s.slice(0, date.index);
+  for (let i = 0; i < 3; i++) s = s.replace(LABEL, "");
+  const first = s.split(SEPARATOR).find((p) => p.trim().length > 0) ?? "";
+  const out: string[] = [];
+  for (const part of first.split(CONJUNCTION)) {
+    // Commas split names when every piece is name-sized; otherwise "Name, role, place": the name is first.
+    const pieces = part.split(/\s*,\s*/);
+    const list = pieces.every((p) => p.split(/\s+/).length <= 4) ? pieces : pieces.slice(0, 1);
+    for (const p of list) {
+      const name = p
+        .replace(LABEL, "")
+        .replace(/^[\s,.:;([{【《]+|[\s,.:;)\]}】》]+$/gu, "")
+        .trim();
+      if (isName(name)) out.push(name);
+    }
+  }
+  return out;
+}
+
+function isName(s: string): boolean {
+  if (s.length < 2 || s.length > MAX_NAME_CHARS || NOT_A_NAME.test(s) || /\d/.test(s)) return false;
+  return s.split(/\s+/).length <= MAX_NAME_WORDS && /\p{L}/u.test(s);
+}
+
+interface Found {
+  people: string[];
+  orgs: string[];
+}
+
+/** JSON-LD author/creator values: persons and organisations apart; `{"@id"}` references resolved. */
+function fromStructuredData(input: AuthorInput, into: Found): void {
+  const { article, all } = input;
+  if (!article) return;
+  const byId = new Map<string, JsonObject>();
+  for (const o of all) {
+    const id = typeof o["@id"] === "string" ? o["@id"] : null;
+    if (id && (o.name || o.givenName)) byId.set(id, o);
+  }
+  const values = [article.author, article.creator].flatMap((v) => (Array.isArray(v) ? v : [v]));
+  for (const v of values) {
+    if (v === undefined || v === null) continue;
+    let o: unknown = v;
+    if (typeof v === "object" && !Array.isArray(v)) {
+      const ref = (v as JsonObject)["@id"];
+      if (typeof ref === "string" && !(v as JsonObject).name) o = byId.get(ref) ?? v;
+    }
+    const isOrg =
+      typeof o === "object" && o !== null && typesOf(o as JsonObject).some((t) => ORG_TYPES.test(t));
+    for (const n of names(o))
+      for (const name of namesFromByline(n)) (isOrg ? into.orgs : into.people).push(name);
+  }
+}
+
+function fromMeta(s: PageSignals, into: Found): void {
+  for (const k of AUTHOR_META) {
+    for (const v of s.meta.get(k) ?? []) into.people.push(...namesFromByline(v));
+  }
+  const page = s.meta.get("parsely-page")?.[0];
+  if (page) {
+    try {
+      const v = JSON.parse(page) as JsonObject;
+      for (const n of names(v.authors ?? v.author)) into.people.push(...namesFromByline(n));
+    } catch {
+      // Not JSON: no evidence.
+    }
+  }
+}
+
+/**
+ * The <h1> the byline belongs to: the one stating the headline (a page may have teaser <h1>s, or a logo in
+ * one), else the first inside <article>/<main>, else the first.
+ */
+function headlineAt(s: PageSignals, headline: string | null): number {
+  const want = headline ? key(headline) : "";
+  if (want.length >= 8)
+    for (let i = 0; i < s.h1.length; i++) {
+      const k = key(rawText(s.h1[i]!));
+      if (k.length >= 8 && (k.includes(want) || want.includes(k))) return s.h1At[i]!;
+    }
+  for (let i = 0; i < s.h1.length; i++) {
+    for (let p = s.h1[i]!.parent; p && p.type === "tag"; p = p.parent) {
+      const name = (p as Element).name;
+      if (name === "article" || name === "main") return s.h1At[i]!;
+    }
+  }
+  return s.h1At[0] ?? -1;
+}
+
+/** Inside comments, navigation or an aside: a commenter's or a teaser's byline. */
+function outsideArticle(el: Element): boolean {
+  for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
+    const e = p as Element;
+    if (e.name === "nav" || e.name === "aside") return true;
+    if (/comment/i.test(`${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`)) return true;
+  }
+  return false;
+}
+
+function contains(outer: Element, inner: Element): boolean {
+  for (let p: AnyNode | null = inner.parent; p; p = p.parent) if (p === outer) return true;
+  return false;
+}
+
+/** Links to another site inside a byline (the author's social profiles): their text is not a name. */
+function offSiteLinkTexts(el: Element, site: string | null, out: string[] = [], depth = 0): string[] {
+  if (depth > 8) return out;
+  for (const c of el.children) {
+    if (c.type !== "tag") continue;
+    const e = c as Element;
+    const href = e.name === "a" ? e.attribs.href : undefined;
+    if (href && /^(?:https?:)?\/\//i.test(href)) {
+      const other = getDomain(href.startsWith("//") ? `http:${href}` : href);
+      if (other && site && other !== site) {
+        const t = cleanInline(rawText(e));
+        if (t) out.push(t);
+        continue;
+      }
+    }
+    offSiteLinkTexts(e, site, out, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * Names in one byline element: its itemprop=name child first, else its text without off-site link texts.
+ * Text in a plain byline box must be capitalised where the script has case; microdata and rel=author are
+ * declared, so taken as written ("dpa").
+ */
+function bylineNames(el: Element, site: string | null): string[] {
+  const nameEl = el.children.find(
+    (c): c is Element => c.type === "tag" && (c as Element).attribs.itemprop === "name",
+  );
+  let text = cleanInline(rawText(nameEl ?? el));
+  if (text.length > 300) return [];
+  for (const t of offSiteLinkTexts(el, site)) text = text.replace(t, " ");
+  const declared = /author|creator/i.test(`${el.attribs.itemprop ?? ""} ${el.attribs.rel ?? ""}`);
+  const names = namesFromByline(text);
+  return declared ? names : names.filter(isCapitalised);
+}
+
+/**
+ * Byline markup: the innermost candidates (a link inside a byline box names the person more cleanly than the
+ * box), taken from the first group after the headline, else the nearest group above it.
+ */
+function fromMarkup(
+  s: PageSignals,
+  headline: string | null,
+  site: string | null,
+  isSite: (name: string) => boolean,
+): string[] {
+  const h1 = headlineAt(s, headline);
+  const cands: { el: Element; at: number; names: string[] }[] = [];
+  s.bylines.forEach((el, i) => {
+    const at = s.bylineAt[i]!;
+    if ((h1 < 0 || Math.abs(at - h1) <= BYLINE_REACH) && !outsideArticle(el))
+      cands.push({ el, at, names: bylineNames(el, site).filter((n) => !isSite(n)) });
+  });
+  const withNames = cands.filter((c) => c.names.length > 0);
+  const named = withNames.filter((c) => !withNames.some((o) => o !== c && contains(c.el, o.el)));
+  if (named.length === 0) return [];
+  const after = named.filter((c) => c.at > h1);
+  const anchor = after[0] ?? named[named.length - 1]!;
+  // The byline group: the anchor and the candidates beside it in the same box (several authors, each in a
+  // link), never a neighbouring teaser's.
+  const box = anchor.el.parent?.parent ?? anchor.el.parent;
+  const group = named.filter(
+    (c) => c === anchor || (box && contains(box as Element, c.el) && Math.abs(c.at - anchor.at) <= 12),
+  );
+  return group.flatMap((c) => c.names);
+}
+
+/** Visible byline text in a cased script names people with capitals ("capital", "15 min" are not names). */
+function isCapitalised(name: string): boolean {
+  return !/\p{Ll}/u.test(name) || /\p{Lu}/u.test(name);
+}
+
+function unique(list: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const a of list) {
+    const k = a.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(a);
+  }
+  return out;
+}
+
+function registrable(url: string): string | null {
+  try {
+    return getDomain(url);
+  } catch {
+    return null;
+  }
+}
+
+function hostLabels(url: string): string[] {
+  try {
+    return new URL(url).hostname
+      .split(".")
+      .slice(0, -1)
+      .filter((l) => l !== "www");
+  } catch {
+    return [];
+  }
+}
+
+export function extractAuthors(input: AuthorInput): string[] {
+  const sites = new Set([...input.siteNames, ...hostLabels(input.url)].map(key).filter((k) => k.length >= 3));
+  const isSite = (n: string): boolean => {
+    const k = key(n);
+    return sites.has(k) || [...sites].some((s) => s.length >= 4 && (k.includes(s) || s.includes(k)));
+  };
+  const found: Found = { people: [], orgs: [] };
+  fromStructuredData(input, found);
+  const tiers = [found.people];
+  const meta: Found = { people: [], orgs: [] };
+  fromMeta(input.signals, meta);
+  tiers.push(meta.people, fromMarkup(input.signals, input.headline, registrable(input.url), isSite));
+  for (const tier of tiers) {
+    const people = unique(tier.filter((n) => !isSite(n)));
+    if (people.length > 0) return people;
+  }
+  return unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1);
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { extractAuthors, namesFromByline } from "../../../shared/extract/authors";
+import { parseHtml } from "../../../shared/extract/dom";
+import { collectSignals } from "../../../shared/extract/page-signals";
+import { readStructuredData } from "../../../shared/extract/structured-data";
+
+const URL_ = "https://www.example-news.com/2024/05/01/story";
+
+function authorsOf(html: string, opts: { headline?: string; siteNames?: string[] } = {}): string[] {
+  const signals = collectSignals(parseHtml(html));
+  const { article, all } = readStructuredData(signals.jsonLd, URL_);
+  return extractAuthors({
+    article,
+    all,
+    signals,
+    siteNames: opts.siteNames ?? [],
+    url: URL_,
+    headline: opts.headline ?? null,
+  });
+}
+
+const ld = (o: unknown): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
+
+describe("namesFromByline", () => {
+  it("keeps names only: labels, dates, roles after a separator and bracketed notes dropped", () => {
+    expect(
+      namesFromByline("By JOSH HASKELL, DAVID CAPLAN and PATRICK REEVELL December 16, 2016, 4:19 PM"),
+    ).toEqual(["JOSH HASKELL", "DAVID CAPLAN", "PATRICK REEVELL"]);
+    expect(namesFromByline("Byby Jane Roe")).toEqual(["Jane Roe"]);
+    expect(namesFromByline("By: Drew Dietsch")).toEqual(["Drew Dietsch"]);
+    expect(namesFromByline("Pete Evans · CBC News · Posted: Oct 14, 2022")).toEqual(["Pete Evans"]);
+    expect(namesFromByline("Par Cécile Ducourtieux (Bruxelles, bureau européen)")).toEqual([
+      "Cécile Ducourtieux",
+    ]);
+    expect(namesFromByline("Von Anna Muster und Max Beispiel")).toEqual(["Anna Muster", "Max Beispiel"]);
+    expect(
+      namesFromByline("Povilas Aleksandravičius, Mykolo Romerio universiteto fakulteto profesorius"),
+    ).toEqual(["Povilas Aleksandravičius"]);
+    expect(namesFromByline("Mike Cason | mcason@al.com")).toEqual(["Mike Cason"]);
+    expect(namesFromByline("By")).toEqual([]);
+    expect(namesFromByline("https://www.facebook.com/someone")).toEqual([]);
+  });
+
+  it("does not eat names that begin like a label", () => {
+    expect(namesFromByline("Byron Smith")).toEqual(["Byron Smith"]);
+    expect(namesFromByline("Dana Avery")).toEqual(["Dana Avery"]);
+  });
+});
+
+describe("extractAuthors", () => {
+  it("reads JSON-LD author arrays and Person objects referenced by @id in an @graph", () => {
+    const html = `<html><head>${ld({
+      "@context": "https://schema.org",
+      "@graph": [
+        {
+          "@type": "NewsArticle",
+          headline: "H",
+          author: [{ "@id": "#p1" }, { "@type": "Person", name: "Bo Berg" }],
+        },
+        { "@type": "Person", "@id": "#p1", name: "Ann Alm" },
+      ],
+    })}</head><body></body></html>`;
+    expect(authorsOf(html)).toEqual(["Ann Alm", "Bo Berg"]);
+  });
+
+  it("prefers the byline's people to an Organization author or the site's own name", () => {
+    const html = `<html><head>${ld({ "@type": "NewsArticle", author: { "@type": "Organization", name: "ABC News" } })}
+      <meta name="author" content="ABC News"></head><body><article><h1>Big story here today</h1>
+      <div class="ShareByline"><span>By</span>by Jane Roe and John Doe December 16, 2016</div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Big story here today", siteNames: ["ABC News"] })).toEqual([
+      "Jane Roe",
+      "John Doe",
+    ]);
+  });
+
+  it("falls back to the organisation when no source names a person", () => {
+    const html = `<html><head>${ld({ "@type": "NewsArticle", author: { "@type": "Organization", name: "Wire Desk" } })}</head><body></body></html>`;
+    expect(authorsOf(html)).toEqual(["Wire Desk"]);
+  });
+
+  it("reads author meta tags (parsely-author, article:author that is not a URL)", () => {
+    const html = `<html><head><meta property="article:author" content="https://facebook.com/x">
+      <meta name="parsely-author" content="Kim Lee"></head><body></body></html>`;
+    expect(authorsOf(html)).toEqual(["Kim Lee"]);
+  });
+
+  it("takes the byline next to the headline, not a teaser's before or after it", () => {
+    const teaser = (n: string) =>
+      `<div class="teaser"><h2>Other</h2><span class="byline">By ${n}</span></div>`;
+    const html = `<html><body>${teaser("Early Teaser")}<h1>Logo</h1>${teaser("Side Teaser")}
+      <main><h1>The actual headline of the page</h1><p class="byline">By <a rel="author" href="/a/kathy">Kathy Wise</a></p>
+      <p>Text.</p></main>${teaser("Late Teaser")}</body></html>`;
+    expect(authorsOf(html, { headline: "The actual headline of the page" })).toEqual(["Kathy Wise"]);
+  });
+
+  it("ignores comment authors and social-profile link texts in the author box", () => {
+    const html = `<html><body><article><h1>Headline of the story</h1>
+      <div class="author-box"><a href="https://twitter.com/x">Twitter</a></div>
+      <div class="comments"><span class="comment-author">Troll Person</span></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Headline of the story" })).toEqual([]);
+  });
+
+  it("takes declared microdata authors as written, but not lower-case text in a plain byline box", () => {
+    const a = `<html><body><h1>Headline of the story</h1><span itemprop="author">dpa</span></body></html>`;
+    expect(authorsOf(a, { headline: "Headline of the story" })).toEqual(["dpa"]);
+    const b = `<html><body><h1>Headline of the story</h1><div class="author">3 min read</div><div class="author-cat">capital</div></body></html>`;
+    expect(authorsOf(b, { headline: "Headline of the story" })).toEqual([]);
+  });
+});
