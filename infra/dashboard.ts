@@ -7,7 +7,16 @@ import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
-import { METRICS_NAMESPACE, metricService, qualityMetrics, SOURCE_DIMENSION } from "../shared/config/metrics";
+import {
+  dedupMetrics,
+  discoverMetrics,
+  fetchMetrics,
+  METRICS_NAMESPACE,
+  metricService,
+  OUTCOME_DIMENSION,
+  qualityMetrics,
+  SOURCE_DIMENSION,
+} from "../shared/config/metrics";
 
 export interface DashboardInputs {
   readonly queues: Readonly<Record<string, sqs.IQueue>>;
@@ -18,14 +27,34 @@ export interface DashboardInputs {
 const FIVE_MINUTES = Duration.minutes(5);
 const DAY = Duration.days(1);
 
-/** One line per source for a per-publisher quality metric (CloudWatch SEARCH over the source dimension). */
-function perPublisher(metricName: string, label: string): cloudwatch.MathExpression {
+/** One line per value of `dimension` (CloudWatch SEARCH), e.g. per source or per fetch outcome. */
+function perDimension(
+  service: string,
+  dimension: string,
+  metricName: string,
+  label: string,
+  stat: "Average" | "Sum" = "Average",
+): cloudwatch.MathExpression {
   return new cloudwatch.MathExpression({
-    expression: `SEARCH('{${METRICS_NAMESPACE},service,${SOURCE_DIMENSION}} MetricName="${metricName}" service="${metricService.quality}"', 'Average', 86400)`,
+    expression: `SEARCH('{${METRICS_NAMESPACE},service,${dimension}} MetricName="${metricName}" service="${service}"', '${stat}', 86400)`,
     label,
     period: DAY,
   });
 }
+
+const perPublisher = (metricName: string, label: string) =>
+  perDimension(metricService.quality, SOURCE_DIMENSION, metricName, label);
+
+/** A function's own (service-dimensioned) custom metric, summed per day. */
+const daily = (service: string, metricName: string, label: string) =>
+  new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service },
+    statistic: "Sum",
+    period: DAY,
+    label,
+  });
 
 export function buildDashboard(scope: Construct, id: string, inputs: DashboardInputs): cloudwatch.Dashboard {
   const fns = Object.entries(inputs.functions);
@@ -54,6 +83,31 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
       title: "Invocations per function",
       left: fns.map(([name, fn]) => fn.metricInvocations({ period: FIVE_MINUTES, label: name })),
       width: 12,
+    }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.GraphWidget({
+      title: "Discovery: URLs listed and enqueued a day",
+      left: [
+        daily(metricService.discover, discoverMetrics.discovered, "discovered"),
+        daily(metricService.discover, discoverMetrics.enqueued, "enqueued"),
+        daily(metricService.discover, discoverMetrics.sourcesTimedOut, "sources out of time"),
+      ],
+      width: 8,
+    }),
+    new cloudwatch.GraphWidget({
+      title: "Fetch outcomes a day (article, not_modified, or the failure reason)",
+      left: [perDimension(metricService.fetch, OUTCOME_DIMENSION, fetchMetrics.outcomes, "outcome", "Sum")],
+      width: 8,
+    }),
+    new cloudwatch.GraphWidget({
+      title: "Stories a day: new, copies joined, merges",
+      left: [
+        daily(metricService.dedup, dedupMetrics.newStories, "new stories"),
+        daily(metricService.dedup, dedupMetrics.joined, "copies joined"),
+        daily(metricService.dedup, dedupMetrics.merges, "stories merged"),
+      ],
+      width: 8,
     }),
   );
   dashboard.addWidgets(
@@ -106,8 +160,17 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
   );
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
-      title: "Per publisher: articles a day",
-      left: [perPublisher(qualityMetrics.articles, "articles")],
+      title: "Per publisher: articles stored and with a headline, a day",
+      left: [
+        perDimension(metricService.fetch, SOURCE_DIMENSION, fetchMetrics.articlesStored, "stored", "Sum"),
+        perDimension(
+          metricService.fetch,
+          SOURCE_DIMENSION,
+          fetchMetrics.withHeadline,
+          "with headline",
+          "Sum",
+        ),
+      ],
       width: 8,
     }),
     new cloudwatch.GraphWidget({

@@ -1,21 +1,27 @@
 /** dedup λ (SQS): article fingerprint → LSH candidates → confirmed copies → story cluster records. */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { crawlSettings } from "../shared/config/crawl-settings";
+import { dedupMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
+import { clusterIdFor } from "../shared/dedup/clusterer";
 import { fingerprintSchema } from "../shared/dedup/fingerprint";
 import { addArticleRetrying } from "../shared/dedup/retry-on-conflict";
 import { dedupMessageSchema } from "../shared/records";
-
-const logger = new Logger({ serviceName: "storytrail-dedup" });
 
 /** Lost races are retried here first (addArticle is idempotent); past this, SQS redelivers. */
 const CONFLICT_RETRIES = 8;
 
 export function createDedupHandler(env: Env) {
+  const logger = new Logger({ serviceName: "storytrail-dedup" });
+  const metrics = new Metrics({
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: metricService.dedup,
+  });
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
   const store = new DynamoDedupStore(
@@ -34,13 +40,22 @@ export function createDedupHandler(env: Env) {
     const article = { ...msg, fingerprint };
     const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
     logger.info("clustered", { article_id: msg.article_id, ...out });
+    const founded = out.cluster_id === clusterIdFor(msg.article_id);
+    metrics.addMetric(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
+    if (out.merged.length > 0) metrics.addMetric(dedupMetrics.merges, MetricUnit.Count, out.merged.length);
   };
 
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
-      context,
-      throwOnFullBatchFailure: false,
-    });
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) logger.addContext(context);
+    try {
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+        context,
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      metrics.publishStoredMetrics();
+    }
+  };
 }
 
 let cached: ReturnType<typeof createDedupHandler> | undefined;

@@ -1,5 +1,6 @@
 /** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
 import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
@@ -8,6 +9,7 @@ import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
+import { discoverMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
 import { type DiscoverRunSummary, runDiscovery } from "../shared/crawl/discover-run";
 import { RobotsCache } from "../shared/discover/robots";
 import { parseSources } from "../shared/discover/sources";
@@ -20,9 +22,12 @@ export interface DiscoverEvent {
   readonly run_id?: string;
 }
 
-const logger = new Logger({ serviceName: "storytrail-discover" });
-
 export function createDiscoverHandler(env: Env) {
+  const logger = new Logger({ serviceName: "storytrail-discover" });
+  const metrics = new Metrics({
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: metricService.discover,
+  });
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
@@ -35,6 +40,7 @@ export function createDiscoverHandler(env: Env) {
   const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
 
   return async (event: DiscoverEvent, context?: Context): Promise<DiscoverRunSummary> => {
+    if (context) logger.addContext(context);
     const sources = parseSources(event.sources);
     const runId = event.run_id ?? new Date().toISOString().slice(0, 13);
     const summary = await runDiscovery(sources, runId, {
@@ -49,6 +55,20 @@ export function createDiscoverHandler(env: Env) {
       ...(context ? { remainingMs: () => context.getRemainingTimeInMillis() } : {}),
     });
     logger.info("discovery run finished", { ...summary });
+    const sum = (f: (s: DiscoverRunSummary["sources"][number]) => number) =>
+      summary.sources.reduce((n, s) => n + f(s), 0);
+    metrics.addMetric(
+      discoverMetrics.discovered,
+      MetricUnit.Count,
+      sum((s) => s.discovered),
+    );
+    metrics.addMetric(discoverMetrics.enqueued, MetricUnit.Count, summary.enqueued);
+    metrics.addMetric(
+      discoverMetrics.sourcesTimedOut,
+      MetricUnit.Count,
+      sum((s) => (s.completed ? 0 : 1)),
+    );
+    metrics.publishStoredMetrics();
     return summary;
   };
 }

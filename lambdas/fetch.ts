@@ -1,6 +1,7 @@
 /** fetch λ (FIFO SQS, one group per host): fetch → raw sample → extract → Articles → dedup queue. */
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from "@aws-lambda-powertools/batch";
 import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
@@ -12,17 +13,38 @@ import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
-import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
+import {
+  fetchMetrics,
+  METRICS_NAMESPACE,
+  metricService,
+  OUTCOME_DIMENSION,
+  SOURCE_DIMENSION,
+} from "../shared/config/metrics";
+import { type FetchOutcome, fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { fetchMessageSchema } from "../shared/records";
-
-const logger = new Logger({ serviceName: "storytrail-fetch" });
 
 /** robots.txt is cached per warm container for this long. */
 const ROBOTS_TTL_MS = 15 * 60 * 1000;
 
 export function createFetchHandler(env: Env) {
+  const logger = new Logger({ serviceName: "storytrail-fetch" });
+  const metrics = new Metrics({
+    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: metricService.fetch,
+  });
+  /** The outcome by kind or reason; per source, articles stored and those with a headline. */
+  const count = (outcome: string, sourceId: string, stored?: FetchOutcome) => {
+    const m = metrics.singleMetric();
+    m.addDimension(OUTCOME_DIMENSION, outcome);
+    m.addMetric(fetchMetrics.outcomes, MetricUnit.Count, 1);
+    if (stored?.kind !== "article") return;
+    const s = metrics.singleMetric();
+    s.addDimension(SOURCE_DIMENSION, sourceId);
+    s.addMetric(fetchMetrics.articlesStored, MetricUnit.Count, 1);
+    s.addMetric(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0);
+  };
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
@@ -57,23 +79,31 @@ export function createFetchHandler(env: Env) {
     try {
       const outcome = await fetchArticle(parsed.data, { ...deps, robots });
       logger.info("fetched", { url: parsed.data.url, ...outcome });
+      count(outcome.kind === "failed" ? outcome.reason : outcome.kind, parsed.data.source_id, outcome);
     } catch (err) {
-      if (err instanceof TransientFetchError)
+      if (err instanceof TransientFetchError) {
         logger.warn("transient fetch failure", { url: parsed.data.url, reason: err.reason });
+        count(err.reason, parsed.data.source_id);
+      }
       throw err;
     }
   };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) logger.addContext(context);
     if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
       robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
       robotsSince = Date.now();
     }
-    return processPartialResponse(event, recordHandler, new SqsFifoPartialProcessorAsync(), {
-      context,
-      skipGroupOnError: true,
-      throwOnFullBatchFailure: false,
-    });
+    try {
+      return await processPartialResponse(event, recordHandler, new SqsFifoPartialProcessorAsync(), {
+        context,
+        skipGroupOnError: true,
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      metrics.publishStoredMetrics();
+    }
   };
 }
 

@@ -6,7 +6,42 @@
 export const METRICS_NAMESPACE = "storytrail";
 
 /** The Powertools service dimension each emitting function sets. */
-export const metricService = { quality: "quality" } as const;
+export const metricService = {
+  discover: "discover",
+  fetch: "fetch",
+  dedup: "dedup",
+  quality: "quality",
+} as const;
+
+export const discoverMetrics = {
+  /** URLs the run's sitemaps and feeds listed (after canonicalisation and the same-host rule). */
+  discovered: "UrlsDiscovered",
+  /** New or updated URLs claimed on the Frontier and sent to the fetch queue. */
+  enqueued: "UrlsEnqueued",
+  /** Sources that ran out of their time budget (the rest waits for the next run). */
+  sourcesTimedOut: "SourcesTimedOut",
+} as const;
+
+export const fetchMetrics = {
+  /** One per handled URL, with dimension `outcome`: article, not_modified, or the failure reason. */
+  outcomes: "FetchOutcomes",
+  /** Per source (dimension source_id): articles stored. */
+  articlesStored: "ArticlesStored",
+  /** Per source: articles stored with a headline (headline share = this / ArticlesStored). */
+  withHeadline: "ArticlesWithHeadline",
+} as const;
+
+export const dedupMetrics = {
+  /** Articles whose copy founded a story of its own. */
+  newStories: "NewStories",
+  /** Articles that joined an existing story. */
+  joined: "ArticlesJoined",
+  /** Stories retired by a merge. */
+  merges: "StoriesMerged",
+} as const;
+
+/** The dimension that names a fetch outcome. */
+export const OUTCOME_DIMENSION = "outcome";
 
 export const qualityMetrics = {
   /** Sources whose quality fell suddenly against their own history this run (alarmed when > 0). */

@@ -39,7 +39,13 @@ export interface FetchDeps {
 }
 
 export type FetchOutcome =
-  | { readonly kind: "article"; readonly article_id: string; readonly url: string }
+  | {
+      readonly kind: "article";
+      readonly article_id: string;
+      readonly url: string;
+      /** Whether the stored article has a headline (the per-publisher headline share). */
+      readonly has_headline: boolean;
+    }
   | { readonly kind: "not_modified"; readonly url: string }
   | { readonly kind: "failed"; readonly reason: FailureReason; readonly detail: string };
 
@@ -202,5 +208,5 @@ async function store(
     last_modified: res.headers["last-modified"] ?? null,
     now: collected_at,
   });
-  return { kind: "article", article_id, url };
+  return { kind: "article", article_id, url, has_headline: extraction.headline !== null };
 }

@@ -21,7 +21,14 @@ import {
   tableNames,
   topology,
 } from "../../infra/topology";
-import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../../shared/config/metrics";
+import {
+  dedupMetrics,
+  discoverMetrics,
+  fetchMetrics,
+  METRICS_NAMESPACE,
+  metricService,
+  qualityMetrics,
+} from "../../shared/config/metrics";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const DISCOVER_OVERRIDE = "cron(30 4 * * ? *)";
@@ -566,7 +573,8 @@ describe("operations", () => {
       expect(body).toContain(logicalId(stack.deadLetterQueues[name]));
     }
     for (const name of functionNames) expect(body).toContain(logicalId(stack.functions[name]));
-    for (const metric of Object.values(qualityMetrics)) expect(body).toContain(metric);
+    for (const metrics of [discoverMetrics, fetchMetrics, dedupMetrics, qualityMetrics])
+      for (const metric of Object.values(metrics)) expect(body).toContain(metric);
     expect(body).toContain("ApproximateAgeOfOldestMessage");
   });
 
