@@ -7,21 +7,17 @@ import { TextDecoder } from "node:util";
 /** How far into the body <meta charset> and <?xml encoding?> are looked for. */
 const PRESCAN_BYTES = 4096;
 
-/** One decoder per charset (a non-streaming decode keeps no state between calls). */
-const decoders = new Map<string, TextDecoder>();
-
+/**
+ * A decoder for `charset`, or null when it cannot be decoded. Made per call, not cached in module state:
+ * 1.6–6 µs each (90 µs for a label that throws), a few per page.
+ */
 function decoder(charset: string): TextDecoder | null {
-  let d = decoders.get(charset);
-  if (!d) {
-    try {
-      d = new TextDecoder(charset);
-    } catch {
-      // Not a WHATWG label, or one this build cannot decode (or the "replacement" encoding).
-      return null;
-    }
-    decoders.set(charset, d);
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    // Not a WHATWG label, or one this build cannot decode (or the "replacement" encoding).
+    return null;
   }
-  return d;
 }
 
 /**
