@@ -12,7 +12,8 @@ import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { crawlSettings } from "../shared/config/crawl-settings";
-import { fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
+import { TransientFetchError } from "../shared/crawl/fetch-article";
+import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { fetchMessageSchema } from "../shared/records";
@@ -55,11 +56,13 @@ export function createFetchHandler(env: Env) {
       throw new Error(`malformed fetch message ${record.messageId}: ${parsed.error.message}`);
     }
     try {
-      const outcome = await fetchArticle(parsed.data, { ...deps, robots });
+      const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
+      const outcome = await fetchAttempt(parsed.data, delivery, { ...deps, robots });
       logger.info("fetched", { url: parsed.data.url, ...outcome });
     } catch (err) {
       if (err instanceof TransientFetchError)
         logger.warn("transient fetch failure", { url: parsed.data.url, reason: err.reason });
+      else logger.error("fetch failed", { url: parsed.data.url, error: String(err) });
       throw err;
     }
   };
