@@ -54,7 +54,9 @@ describe("a local run across an emulator restart", () => {
       await runtime.drain({
         signal: stop.signal,
         onBatch: (b) => {
-          if (b.fn === "fetch" && (fetched += b.received) >= 4) stop.abort();
+          if (b.fn !== "fetch") return;
+          fetched += b.received;
+          if (fetched >= 4) stop.abort();
         },
       });
       saved = await saveQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
