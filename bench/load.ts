@@ -35,14 +35,16 @@ export interface LoadResult {
   readonly clusters: number;
 }
 
-/** Stories are copied across hosts: page p of host h carries story (h·7 + p) mod stories. */
-function page(story: number, host: number): string {
+/** Stories are copied across hosts: page p of host h carries story (h·7 + p) mod stories, word for
+ * word (a syndicated copy; near-copies cluster less predictably, and the property here is that
+ * concurrent dedup equals serial dedup, not dedup's recall). */
+function page(story: number): string {
   const words = Array.from({ length: 260 }, (_, k) => `s${story}w${(k * 7919 + story * 104_729) % 991}`).join(
     " ",
   );
   return `<!doctype html><html lang="en"><head><title>Story ${story}</title>
 <meta property="article:published_time" content="2026-11-30T10:00:00Z"></head>
-<body><article><h1>Story ${story}</h1><p>${words}</p><p>Published by outlet ${host}.</p></article></body></html>`;
+<body><article><h1>Story ${story}</h1><p>${words}</p></article></body></html>`;
 }
 
 async function startHosts(n: number, pagesPerHost: number, stories: number) {
@@ -68,7 +70,7 @@ async function startHosts(n: number, pagesPerHost: number, stories: number) {
         arrivals[h]!.push(performance.now());
         res
           .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          .end(page((h * 7 + Number(m[1])) % stories, h));
+          .end(page((h * 7 + Number(m[1])) % stories));
       });
       return new Promise<http.Server>((ok) => server.listen(0, ip, () => ok(server)));
     }),
