@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles] [-- --quick]`: every
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles|load] [-- --quick]`: every
  * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -16,7 +16,7 @@ import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 process.env.POWERTOOLS_LOG_LEVEL = "INFO";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-const SECTIONS = ["extract", "minhash", "dedup", "discover", "pipeline", "cost", "bundles"] as const;
+const SECTIONS = ["extract", "minhash", "dedup", "discover", "pipeline", "cost", "bundles", "load"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -120,6 +120,62 @@ if (want("discover")) {
       r.rows.map((x) => [x.what, x.urls, x.ms, x.maxRssMb, x.heapAfterMb]),
     )}`,
   );
+}
+
+if (want("load")) {
+  const { startEmulators } = await import("../infra/local/emulators");
+  const { runLoad } = await import("./load");
+  const [hosts, pagesPerHost] = quick ? [20, 50] : [100, 200];
+  const minDelayMs = 200;
+  log(`load: ${hosts} hosts × ${pagesPerHost} pages, host delay ${minDelayMs} ms, 8 workers …`);
+  const emulators = await startEmulators();
+  try {
+    const r = await runLoad({
+      endpoints: emulators.endpoints,
+      prefix: "load-",
+      hosts,
+      pagesPerHost,
+      minDelayMs,
+      workers: 8,
+      log,
+    });
+    results.load = r;
+    const c = r.counts;
+    print(
+      `Load: ${r.pages} pages on ${hosts} loopback hosts, 8 fetch + 8 dedup workers
+${formatTable(
+  [
+    "claimed",
+    "articles",
+    "failed",
+    "pending",
+    "DLQ fetch/dedup",
+    "wall s",
+    "pages/s",
+    "min gap per host ms",
+    "peak RSS MB",
+    "dedup = serial",
+  ],
+  [
+    [
+      c.claimed,
+      c.articles,
+      c.failed,
+      c.pending,
+      `${c.dead_lettered.fetch}/${c.dead_lettered.dedup}`,
+      sig(r.wallSeconds),
+      sig(r.pages / r.wallSeconds),
+      sig(r.minGapMs),
+      sig(r.peakRssMb),
+      String(r.clustersEqualSerial),
+    ],
+  ],
+)}
+(host delay ${minDelayMs} ms; the gap is measured at each host's server)`,
+    );
+  } finally {
+    await emulators.stop();
+  }
 }
 
 if (want("pipeline") || want("cost")) {

@@ -20,7 +20,8 @@ import {
   OUTCOME_DIMENSION,
   SOURCE_DIMENSION,
 } from "../shared/config/metrics";
-import { type FetchOutcome, fetchArticle, TransientFetchError } from "../shared/crawl/fetch-article";
+import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-article";
+import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { fetchMessageSchema } from "../shared/records";
@@ -77,14 +78,15 @@ export function createFetchHandler(env: Env) {
       throw new Error(`malformed fetch message ${record.messageId}: ${parsed.error.message}`);
     }
     try {
-      const outcome = await fetchArticle(parsed.data, { ...deps, robots });
+      const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
+      const outcome = await fetchAttempt(parsed.data, delivery, { ...deps, robots });
       logger.info("fetched", { url: parsed.data.url, ...outcome });
       count(outcome.kind === "failed" ? outcome.reason : outcome.kind, parsed.data.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
         logger.warn("transient fetch failure", { url: parsed.data.url, reason: err.reason });
         count(err.reason, parsed.data.source_id);
-      }
+      } else logger.error("fetch failed", { url: parsed.data.url, error: String(err) });
       throw err;
     }
   };

@@ -118,6 +118,12 @@ export const failureReason = z.enum([
   "thin_content",
   /** The extractor itself failed on the page (a bug to fix, not the page's fault): detail has the error. */
   "extraction_error",
+  /** A write to the crawl's own storage (DynamoDB, S3) failed after the SDK's retries. */
+  "storage_error",
+  /** The previous delivery ended without an outcome: the function timed out, ran out of memory or died. */
+  "killed",
+  /** An unexpected error in the crawl's code (a bug): the message is retried, then dead-lettered. */
+  "internal_error",
 ]);
 export type FailureReason = z.infer<typeof failureReason>;
 

@@ -165,12 +165,14 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     { startEmulators },
     { LocalRuntime },
     { restoreSamples, saveSamples },
+    { restoreQueues, saveQueues },
   ] = await Promise.all([
     import("cli-progress"),
     import("../../infra/local/demo-site"),
     import("../../infra/local/emulators"),
     import("../../infra/local/runtime"),
     import("../../infra/local/sample-persistence"),
+    import("../../infra/local/queue-persistence"),
   ]);
   // The demo keeps its state apart from real crawls (`storytrail reextract --data-dir .storytrail/demo`).
   const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
@@ -198,6 +200,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
     if (stop.signal.aborted) return;
     const samplesDir = resolve(dataDir, "s3");
+    const queuesDir = resolve(dataDir, "sqs");
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
       prefix: "storytrail-",
@@ -209,6 +212,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     try {
       const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
       if (restored) log(`restored ${restored} raw samples`);
+      // Work a stopped run left in the queues (fauxqs keeps none across restarts) is done by this one.
+      const resumed = await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+      if (resumed) log(`resumed ${resumed} queued messages of an earlier run`);
       // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
       const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
       log("discovering …");
@@ -241,6 +247,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       };
       process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : summaryText(summary));
     } finally {
+      // What a stopped run leaves in the queues waits in the data directory for the next one.
+      const left = await saveQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+      if (left) log(`kept ${left} queued messages in ${queuesDir} for the next run`);
       await runtime.close();
     }
   } finally {
@@ -249,7 +258,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     stop.dispose();
     const received = stop.received();
     if (received) {
-      log(`stopped by ${received}; what was not fetched stays queued in ${dataDir} for the next run`);
+      log(`stopped by ${received}; the next run with --data-dir ${opts.dataDir} resumes what is left`);
       process.exitCode = SIGNAL_EXIT_CODES[received];
     }
   }

@@ -1,0 +1,24 @@
+/**
+ * The load bench's small version (bench/load.ts; the full one is `npm run bench -- --only load`):
+ * 8 loopback hosts, 8 concurrent fetch and dedup workers. Every page ends as an article, and the
+ * clusters built concurrently equal a serial pass over the same articles.
+ */
+import { expect, inject, it } from "vitest";
+import { runLoad } from "../../bench/load";
+import { uniquePrefix } from "../support/unique-prefix";
+
+it("a run over 8 hosts with 8 concurrent workers: the accounting adds up and dedup equals the serial result", async () => {
+  const r = await runLoad({
+    endpoints: inject("endpoints"),
+    prefix: uniquePrefix("load"),
+    hosts: 8,
+    pagesPerHost: 12,
+    minDelayMs: 0,
+    workers: 8,
+  });
+  expect(r.counts).toMatchObject({ claimed: 96, articles: 96, failed: 0, pending: 0 });
+  expect(r.counts.dead_lettered).toEqual({ fetch: 0, dedup: 0 });
+  expect(r.counts.clustered_articles).toBe(96);
+  expect(r.clusters).toBeLessThan(96); // stories are copied across hosts
+  expect(r.clustersEqualSerial).toBe(true);
+});
