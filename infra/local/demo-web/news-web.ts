@@ -197,6 +197,8 @@ function announce(
     feeds: [] as string[],
     sitemaps: [] as string[],
     language: "en",
+    // Loopback and explicitly local: discovery need not wait the default 500 ms between requests.
+    min_delay_ms: 50,
   };
   const robotsFor = (...maps: string[]) =>
     r.set("/robots.txt", { status: 200, type: "text/plain", body: robots(maps.map(abs)) });
