@@ -113,7 +113,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     const summary = `demo: served ${outlets} outlets (a wire service and ${outlets - 1} papers, ${web.requests()} requests); claimed ${counts.claimed} URLs: ${counts.articles} fetched as ${counts.distinct_articles} articles, ${counts.failed} failed ${JSON.stringify(counts.failure_reasons)}; ${dataset.stories.length} stories, ${multi.length} carried by 2+ outlets; ${((Date.now() - started) / 1000).toFixed(1)} s`;
     if (opts.json) {
       process.stdout.write(
-        `${JSON.stringify({ outlets, counts, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
+        `${JSON.stringify({ summary, outlets, counts, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
       );
     } else {
       const lines = [

@@ -20,7 +20,7 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .pill{display:inline-block;min-width:26px;text-align:center;border-radius:10px;background:#dbeafe;color:#1e40af;font-weight:600;padding:0 6px}
 .meter{display:inline-block;width:60px;height:8px;background:var(--line);border-radius:4px;vertical-align:middle;margin-right:6px;overflow:hidden}
 .meter i{display:block;height:100%;background:#059669}
-.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}.chart .note,.chart .axis{fill:var(--muted)}.chart .grid{stroke:var(--line)}
+.chart text{font:12px system-ui,sans-serif;fill:var(--fg)}.chart .note,.chart .axis{fill:var(--muted)}.chart .grid{stroke:var(--line)}.chart .outlet text{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 select{font:inherit;padding:4px 8px;max-width:100%}.muted{color:var(--muted)}
 `;
 

@@ -197,9 +197,16 @@ function announce(
     feeds: [] as string[],
     sitemaps: [] as string[],
     language: "en",
+    // Loopback and explicitly local: discovery need not wait the default 500 ms between requests.
+    min_delay_ms: 50,
   };
   const robotsFor = (...maps: string[]) =>
     r.set("/robots.txt", { status: 200, type: "text/plain", body: robots(maps.map(abs)) });
+  const feed = (path: string, type: string, body: string) => {
+    r.set(path, { status: 200, type: `${type}; charset=utf-8`, body });
+    robotsFor();
+    source.feeds.push(abs(path));
+  };
   switch (o.announce) {
     case "sitemap-gzip":
       r.set("/sitemap.xml.gz", gz(sitemap(items)));
@@ -245,23 +252,11 @@ function announce(
       const links = items.map((i) =>
         tracked ? { ...i, url: `${i.url}?utm_source=rss&utm_medium=feed&utm_campaign=morning` } : i,
       );
-      r.set("/feed.xml", {
-        status: 200,
-        type: "application/rss+xml; charset=utf-8",
-        body: rss(o.publication, source.homepage, links),
-      });
-      robotsFor();
-      source.feeds.push(abs("/feed.xml"));
+      feed("/feed.xml", "application/rss+xml", rss(o.publication, source.homepage, links));
       break;
     }
     case "atom":
-      r.set("/atom.xml", {
-        status: 200,
-        type: "application/atom+xml; charset=utf-8",
-        body: atom(o.publication, source.homepage, items),
-      });
-      robotsFor();
-      source.feeds.push(abs("/atom.xml"));
+      feed("/atom.xml", "application/atom+xml", atom(o.publication, source.homepage, items));
       break;
   }
   return source;
