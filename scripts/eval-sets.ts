@@ -30,7 +30,7 @@ export function evalDataAvailable(): boolean {
   );
 }
 
-function readJson<T>(p: string): T {
+export function readJson<T>(p: string): T {
   return JSON.parse(readFileSync(p, "utf8")) as T;
 }
 

@@ -7,7 +7,7 @@ import { extractAuthors } from "./authors";
 import { extractBody, surveyPage } from "./body";
 import { extractDates } from "./dates";
 import { parseHtml } from "./dom";
-import { chooseHeadline, headingCandidates } from "./headline";
+import { chooseHeadline, headlineInput } from "./headline";
 import { detectLanguage } from "./language";
 import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
 import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
@@ -105,15 +105,7 @@ function extract(input: ExtractInput): Extraction {
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
-  const headline = chooseHeadline({
-    jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
-    og: metaValue(signals, "og:title"),
-    twitter: metaValue(signals, "twitter:title"),
-    ...headingCandidates(signals.h1),
-    jsonLdName: str(article?.name) ?? null,
-    title: signals.title,
-    siteName,
-  });
+  const headline = chooseHeadline(headlineInput(signals, article, siteName));
 
   const variants = [
     str(article?.headline),

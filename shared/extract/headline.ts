@@ -5,6 +5,8 @@
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
 import type { AnyNode, Element } from "./dom";
+import { metaValue, type PageSignals } from "./page-signals";
+import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
 
 export interface HeadlineInput {
@@ -340,4 +342,21 @@ export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: stri
     else (inArticle ? inside : outside).push(text);
   }
   return { h1: [...inside, ...outside], crumbH1 };
+}
+
+/** The page's headline candidates, as chooseHeadline reads them. */
+export function headlineInput(
+  signals: PageSignals,
+  article: JsonObject | null,
+  siteName: string | null,
+): HeadlineInput {
+  return {
+    jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
+    og: metaValue(signals, "og:title"),
+    twitter: metaValue(signals, "twitter:title"),
+    ...headingCandidates(signals.h1),
+    jsonLdName: str(article?.name) ?? null,
+    title: signals.title,
+    siteName,
+  };
 }
