@@ -273,6 +273,21 @@ const MONTH_NAMES: [number, string[]][] = [
     ],
   ],
 ];
+// Arabic month names: the Egyptian/Gulf series and the Levantine/Iraqi one ("15 كانون الثاني 2019").
+const ARABIC_MONTHS = [
+  ["يناير", "كانون الثاني"],
+  ["فبراير", "شباط"],
+  ["مارس", "آذار", "اذار"],
+  ["أبريل", "ابريل", "إبريل", "نيسان"],
+  ["مايو", "أيار", "ايار"],
+  ["يونيو", "يونية", "حزيران"],
+  ["يوليو", "يولية", "تموز"],
+  ["أغسطس", "اغسطس", "آب", "اب"],
+  ["سبتمبر", "أيلول", "ايلول"],
+  ["أكتوبر", "اكتوبر", "تشرين الأول", "تشرين الاول"],
+  ["نوفمبر", "تشرين الثاني"],
+  ["ديسمبر", "كانون الأول", "كانون الاول"],
+];
 // Russian and Ukrainian genitive forms ("15 августа 2016").
 const SLAVIC_MONTHS = [
   ["января", "січня"],
@@ -289,6 +304,9 @@ const SLAVIC_MONTHS = [
   ["декабря", "грудня"],
 ];
 for (const [n, list] of MONTH_NAMES) for (const name of list) MONTHS[name] = n;
+ARABIC_MONTHS.forEach((names, i) => {
+  for (const name of names) MONTHS[name] = i + 1;
+});
 SLAVIC_MONTHS.forEach((names, i) => {
   for (const name of names) MONTHS[name] = i + 1;
 });
@@ -541,6 +559,11 @@ export function dateFromUrl(url: string): StatedDate | null {
     /(?:^|[/_-])((?:19|20)\d{2})[/_-](0?[1-9]|1[0-2])[/_-](0?[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path) ??
     /(?:^|[/_-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path);
   if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), null, undefined);
+  // Day first, as European slugs write it: /19-10-2019/, /story-19_10_2019.html.
+  const dmy = /(?:^|[/_-])(0?[1-9]|[12]\d|3[01])[/_-](0?[1-9]|1[0-2])[/_-]((?:19|20)\d{2})(?=$|[/_.-])/.exec(
+    path,
+  );
+  if (dmy) return build(Number(dmy[3]), Number(dmy[2]), Number(dmy[1]), null, undefined);
   return null;
 }
 
