@@ -10,14 +10,12 @@ import { chooseHeadline, H1_MATCH, type HeadlineInput, headlineInput } from "../
 import { collectSignals, metaValue } from "../shared/extract/page-signals";
 import { names, readStructuredData } from "../shared/extract/structured-data";
 import { assignFolds, type CrossValidation, crossValidate, type Spread, siteOf, spread } from "./eval-folds";
-import { EVAL_DIR, readJson, readPage } from "./eval-sets";
+import { EVAL_DIR, readJson, readPage, ws } from "./eval-sets";
 
 interface Page {
   input: HeadlineInput;
   title: string;
 }
-
-const ws = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
 
 function headlinePages(): { pages: Record<string, Page>; sites: Record<string, string> } {
   const pages: Record<string, Page> = {};
