@@ -30,7 +30,7 @@ export function evalDataAvailable(): boolean {
   );
 }
 
-function readJson<T>(p: string): T {
+export function readJson<T>(p: string): T {
   return JSON.parse(readFileSync(p, "utf8")) as T;
 }
 
@@ -212,7 +212,7 @@ interface FundusTruth {
   languageHint?: string[];
 }
 
-const ws = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
+export const ws = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
 
 export async function runFundus(): Promise<SetRun<FundusFigures>> {
   const dir = path.join(EVAL_DIR, "fundus-parser-tests");

@@ -10,14 +10,14 @@ import { extractBody, surveyPage } from "./body";
 import { extractDates } from "./dates";
 import { parseHtml } from "./dom";
 import { capFields } from "./field-caps";
-import { chooseHeadline, headingCandidates } from "./headline";
+import { chooseHeadline, headlineInput } from "./headline";
 import { detectLanguage } from "./language";
 import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
 import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.2";
+export const EXTRACTOR_VERSION = "2026.12.3";
 
 export interface ExtractInput {
   html: string;
@@ -117,15 +117,7 @@ function extract(input: ExtractInput): Extraction {
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
-  const headline = chooseHeadline({
-    jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
-    og: metaValue(signals, "og:title"),
-    twitter: metaValue(signals, "twitter:title"),
-    ...headingCandidates(signals.h1),
-    jsonLdName: str(article?.name) ?? null,
-    title: signals.title,
-    siteName,
-  });
+  const headline = chooseHeadline(headlineInput(signals, article, siteName));
 
   const variants = [
     str(article?.headline),

@@ -4,6 +4,8 @@
  * as written and, only when the string carries a timezone, the UTC instant. Never guesses a timezone.
  */
 
+import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
+
 export interface StatedDate {
   /** YYYY-MM-DD as written (publisher-local). */
   day: string;
@@ -16,319 +18,9 @@ export interface StatedDate {
   clock?: number;
 }
 
-const MONTHS: Record<string, number> = {};
-const MONTH_NAMES: [number, string[]][] = [
-  [
-    1,
-    [
-      "january",
-      "jan",
-      "januar",
-      "jänner",
-      "janvier",
-      "janv",
-      "enero",
-      "ene",
-      "gennaio",
-      "gen",
-      "janeiro",
-      "januari",
-      "januar",
-      "styczeń",
-      "stycznia",
-      "leden",
-      "ledna",
-      "ocak",
-      "tammikuuta",
-      "január",
-    ],
-  ],
-  [
-    2,
-    [
-      "february",
-      "feb",
-      "febr",
-      "februar",
-      "février",
-      "fevrier",
-      "févr",
-      "fevr",
-      "febrero",
-      "febbraio",
-      "fevereiro",
-      "fev",
-      "februari",
-      "luty",
-      "lutego",
-      "únor",
-      "února",
-      "şubat",
-      "helmikuuta",
-      "február",
-    ],
-  ],
-  [
-    3,
-    [
-      "march",
-      "mar",
-      "märz",
-      "maerz",
-      "mars",
-      "marzo",
-      "março",
-      "marco",
-      "maart",
-      "mrt",
-      "marts",
-      "marca",
-      "marzec",
-      "březen",
-      "března",
-      "mart",
-      "maaliskuuta",
-      "március",
-      "mär",
-    ],
-  ],
-  [
-    4,
-    [
-      "april",
-      "apr",
-      "avril",
-      "avr",
-      "abril",
-      "abr",
-      "aprile",
-      "kwiecień",
-      "kwietnia",
-      "duben",
-      "dubna",
-      "nisan",
-      "huhtikuuta",
-      "április",
-    ],
-  ],
-  [
-    5,
-    [
-      "may",
-      "mai",
-      "mayo",
-      "maggio",
-      "mag",
-      "maio",
-      "mei",
-      "maj",
-      "maja",
-      "květen",
-      "května",
-      "mayıs",
-      "toukokuuta",
-      "május",
-    ],
-  ],
-  [
-    6,
-    [
-      "june",
-      "jun",
-      "juni",
-      "juin",
-      "junio",
-      "giugno",
-      "giu",
-      "junho",
-      "czerwiec",
-      "czerwca",
-      "červen",
-      "června",
-      "haziran",
-      "kesäkuuta",
-      "június",
-    ],
-  ],
-  [
-    7,
-    [
-      "july",
-      "jul",
-      "juli",
-      "juillet",
-      "juil",
-      "julio",
-      "luglio",
-      "lug",
-      "julho",
-      "lipiec",
-      "lipca",
-      "červenec",
-      "července",
-      "temmuz",
-      "heinäkuuta",
-      "július",
-    ],
-  ],
-  [
-    8,
-    [
-      "august",
-      "aug",
-      "août",
-      "aout",
-      "agosto",
-      "ago",
-      "augustus",
-      "augusti",
-      "sierpień",
-      "sierpnia",
-      "srpen",
-      "srpna",
-      "ağustos",
-      "elokuuta",
-      "augusztus",
-    ],
-  ],
-  [
-    9,
-    [
-      "september",
-      "sep",
-      "sept",
-      "septembre",
-      "septiembre",
-      "setiembre",
-      "settembre",
-      "set",
-      "setembro",
-      "wrzesień",
-      "września",
-      "září",
-      "eylül",
-      "syyskuuta",
-      "szeptember",
-    ],
-  ],
-  [
-    10,
-    [
-      "october",
-      "oct",
-      "oktober",
-      "okt",
-      "octobre",
-      "octubre",
-      "ottobre",
-      "ott",
-      "outubro",
-      "out",
-      "październik",
-      "października",
-      "říjen",
-      "října",
-      "ekim",
-      "lokakuuta",
-      "október",
-    ],
-  ],
-  [
-    11,
-    [
-      "november",
-      "nov",
-      "novembre",
-      "noviembre",
-      "novembro",
-      "listopad",
-      "listopada",
-      "listopadu",
-      "kasım",
-      "marraskuuta",
-    ],
-  ],
-  [
-    12,
-    [
-      "december",
-      "dec",
-      "dezember",
-      "dez",
-      "décembre",
-      "decembre",
-      "déc",
-      "diciembre",
-      "dic",
-      "dicembre",
-      "dezembro",
-      "grudzień",
-      "grudnia",
-      "prosinec",
-      "prosince",
-      "aralık",
-      "joulukuuta",
-      "desember",
-      "december",
-    ],
-  ],
-];
-// Russian and Ukrainian genitive forms ("15 августа 2016").
-const SLAVIC_MONTHS = [
-  ["января", "січня"],
-  ["февраля", "лютого"],
-  ["марта", "березня"],
-  ["апреля", "квітня"],
-  ["мая", "травня"],
-  ["июня", "червня"],
-  ["июля", "липня"],
-  ["августа", "серпня"],
-  ["сентября", "вересня"],
-  ["октября", "жовтня"],
-  ["ноября", "листопада"],
-  ["декабря", "грудня"],
-];
-for (const [n, list] of MONTH_NAMES) for (const name of list) MONTHS[name] = n;
-SLAVIC_MONTHS.forEach((names, i) => {
-  for (const name of names) MONTHS[name] = i + 1;
-});
 const MONTH_ALT = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join("|");
-
-const TZ_ABBR: Record<string, number> = {
-  z: 0,
-  utc: 0,
-  gmt: 0,
-  ut: 0,
-  wet: 0,
-  bst: 60,
-  cet: 60,
-  mez: 60,
-  cest: 120,
-  mesz: 120,
-  eet: 120,
-  eest: 180,
-  msk: 180,
-  ist: 330,
-  est: -300,
-  edt: -240,
-  cst: -360,
-  cdt: -300,
-  mst: -420,
-  mdt: -360,
-  pst: -480,
-  pdt: -420,
-  akst: -540,
-  akdt: -480,
-  hst: -600,
-  aest: 600,
-  aedt: 660,
-  jst: 540,
-  kst: 540,
-  sgt: 480,
-  hkt: 480,
-};
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, "0");
 
@@ -358,7 +50,7 @@ export function parseOffset(tz: string | undefined): number | undefined {
     if (h > 14 || mins > 59) return undefined;
     return sign * (h * 60 + mins);
   }
-  return TZ_ABBR[t];
+  return ZONE_OFFSETS[t];
 }
 
 function build(
@@ -541,6 +233,11 @@ export function dateFromUrl(url: string): StatedDate | null {
     /(?:^|[/_-])((?:19|20)\d{2})[/_-](0?[1-9]|1[0-2])[/_-](0?[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path) ??
     /(?:^|[/_-])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=$|[/_.-])/.exec(path);
   if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), null, undefined);
+  // Day first, as European slugs write it: /19-10-2019/, /story-19_10_2019.html.
+  const dmy = /(?:^|[/_-])(0?[1-9]|[12]\d|3[01])[/_-](0?[1-9]|1[0-2])[/_-]((?:19|20)\d{2})(?=$|[/_.-])/.exec(
+    path,
+  );
+  if (dmy) return build(Number(dmy[3]), Number(dmy[2]), Number(dmy[1]), null, undefined);
   return null;
 }
 

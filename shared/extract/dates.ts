@@ -72,6 +72,10 @@ const GENERIC_META = new Set([
   "creation_date",
   "dc.created",
 ]);
+const KNOWN_META = new Set([...PUBLISHED_META, ...GENERIC_META]);
+const PUBLISHED_KEY =
+  /(?:^|[:._-])(?:published|created|publishdate|pubdate|publicationdate)(?:[-_]?(?:time|date|at|on))?$/;
+const MODIFIED_KEY = /(?:modified|modification|updated|update)(?:[-_]?(?:time|date|at|on))?$/;
 const MODIFIED_META = [
   "article:modified_time",
   "og:updated_time",
@@ -100,13 +104,16 @@ function parseParselyPage(s: PageSignals): string | null {
   }
 }
 
+/** <time datetime>, <abbr title="…">, and the epoch seconds some pages put in data-utime. */
 function timeElementDate(el: Element): StatedDate | null {
-  const dt = attr(el, "datetime") ?? attr(el, "content");
+  const dt =
+    attr(el, "datetime") ?? attr(el, "content") ?? (el.name === "abbr" ? attr(el, "title") : undefined);
   if (dt) {
-    const d = parseStatedDate(dt);
+    const d = parseStatedDate(dt, { epoch: false });
     if (d) return d;
   }
-  return null;
+  const utime = attr(el, "data-utime");
+  return utime ? parseStatedDate(utime) : null;
 }
 
 function isModifiedMarker(el: Element): boolean {
@@ -153,6 +160,15 @@ function collectPublished(input: DateInput): Candidate[] {
     for (const v of values) push(v, "meta");
   }
   push(parseParselyPage(s), "meta");
+  // Keys the lists above miss but that name themselves a publication date ("og:article:published",
+  // "cms.created", "date-published"): by their ending, not by site.
+  // A value a modification key repeats is the record's last save, not its publication.
+  const saved = new Set<string>();
+  for (const [k, values] of s.meta) if (MODIFIED_KEY.test(k)) for (const v of values) saved.add(v.trim());
+  for (const [k, values] of s.meta) {
+    if (KNOWN_META.has(k) || !PUBLISHED_KEY.test(k)) continue;
+    for (const v of values) if (!saved.has(v.trim())) push(v, "meta");
+  }
   for (const el of s.itemprops) {
     const p = el.attribs.itemprop?.toLowerCase() ?? "";
     if (p === "datepublished" || p === "datecreated") {
@@ -164,7 +180,11 @@ function collectPublished(input: DateInput): Candidate[] {
   const times = s.times.filter((t) => !isModifiedMarker(t));
   for (const t of [
     ...times.filter(isPublishedMarker),
-    ...times.filter((t) => hasAncestorNamed(t, "article")),
+    // An <abbr> counts only marked as the published date (hAtom's abbr.published) or carrying a machine
+    // timestamp (data-utime): unmarked ones are lists of dates.
+    ...times.filter(
+      (t) => (t.name === "time" || t.attribs["data-utime"] !== undefined) && hasAncestorNamed(t, "article"),
+    ),
   ]) {
     const d = timeElementDate(t);
     if (d) out.push({ date: d, source: "time" });
@@ -229,7 +249,7 @@ function embeddedAround(html: string, stem: string): StatedDate | null {
 
 function firstTimeElement(s: PageSignals): StatedDate | null {
   for (const t of s.times) {
-    if (isModifiedMarker(t)) continue;
+    if (isModifiedMarker(t) || t.name !== "time") continue;
     const d = timeElementDate(t);
     if (d) return d;
   }

@@ -5,6 +5,8 @@
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
 import type { AnyNode, Element } from "./dom";
+import { metaValue, type PageSignals } from "./page-signals";
+import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
 
 export interface HeadlineInput {
@@ -106,7 +108,8 @@ interface Candidate {
  * How alike (Dice coefficient of character bigrams of the punctuation-free keys) a visible <h1> must be to a
  * declared headline (JSON-LD, og/twitter, <title>) to count as this article's headline rather than a section
  * label, a logo or a teaser. Chosen by site-grouped cross-validation on mercury and fundus (`npm run eval`
- * prints the per-fold choice): MEASURED.
+ * prints it): 0.5 was chosen on four folds of five (0.7 on the other), held-out headline exact 0.888 against
+ * 0.839 with the <h1> never preferred.
  */
 export const H1_MATCH = 0.5;
 
@@ -340,4 +343,21 @@ export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: stri
     else (inArticle ? inside : outside).push(text);
   }
   return { h1: [...inside, ...outside], crumbH1 };
+}
+
+/** The page's headline candidates, as chooseHeadline reads them. */
+export function headlineInput(
+  signals: PageSignals,
+  article: JsonObject | null,
+  siteName: string | null,
+): HeadlineInput {
+  return {
+    jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
+    og: metaValue(signals, "og:title"),
+    twitter: metaValue(signals, "twitter:title"),
+    ...headingCandidates(signals.h1),
+    jsonLdName: str(article?.name) ?? null,
+    title: signals.title,
+    siteName,
+  };
 }

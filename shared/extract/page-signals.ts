@@ -115,6 +115,10 @@ export class SignalCollector {
       case "time":
         s.times.push(el);
         break;
+      case "abbr":
+        // <abbr class="published" title="2016-03-07T10:00:00+01:00">: the microformat date, read as a <time>.
+        if (a.title !== undefined || a["data-utime"] !== undefined) s.times.push(el);
+        break;
     }
     if (itemprop) s.itemprops.push(el);
     if (

@@ -56,3 +56,11 @@ describe("scanDates", () => {
     expect(found).toEqual(["2023-11-01", "2023-11-02"]);
   });
 });
+
+describe("Arabic month names", () => {
+  it("reads the Egyptian/Gulf and the Levantine month series", () => {
+    expect(parseStatedDate("الثلاثاء 15 كانون الثاني 2019")?.day).toBe("2019-01-15");
+    expect(parseStatedDate("3 أغسطس 2020 - 10:30")?.day).toBe("2020-08-03");
+    expect(parseStatedDate("21 تشرين الأول 2021")?.day).toBe("2021-10-21");
+  });
+});
