@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|pipeline|cost|bundles] [-- --quick]`: every
+ * `npm run bench [-- --only extract|minhash|dedup|pipeline|cost|bundles|memory] [-- --quick]`: every
  * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -15,7 +15,7 @@ import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 process.env.POWERTOOLS_LOG_LEVEL = "INFO";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-const SECTIONS = ["extract", "minhash", "dedup", "pipeline", "cost", "bundles"] as const;
+const SECTIONS = ["extract", "minhash", "dedup", "pipeline", "cost", "bundles", "memory"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -254,6 +254,14 @@ if (want("bundles")) {
       ]),
     )}`,
   );
+}
+
+if (want("memory")) {
+  log("memory at the caps …");
+  const { measureAtCaps, memoryTable } = await import("./memory-at-caps");
+  const rows = await measureAtCaps();
+  results.memory = rows;
+  print(memoryTable(rows));
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;
