@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles|load] [-- --quick]`: every
- * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles|load|memory] [-- --quick]`:
+ * every * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
 import { execSync } from "node:child_process";
@@ -16,7 +16,17 @@ import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 process.env.POWERTOOLS_LOG_LEVEL = "INFO";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-const SECTIONS = ["extract", "minhash", "dedup", "discover", "pipeline", "cost", "bundles", "load"] as const;
+const SECTIONS = [
+  "extract",
+  "minhash",
+  "dedup",
+  "discover",
+  "pipeline",
+  "cost",
+  "bundles",
+  "load",
+  "memory",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -326,6 +336,14 @@ if (want("bundles")) {
       ]),
     )}`,
   );
+}
+
+if (want("memory")) {
+  log("memory at the caps …");
+  const { measureAtCaps, memoryTable } = await import("./memory-at-caps");
+  const rows = await measureAtCaps();
+  results.memory = rows;
+  print(memoryTable(rows));
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;

@@ -19,14 +19,14 @@ export type { AnyNode, Element };
  *   open tag costs the depth so far: 100,000 nested <div>s took 12 s, 40,000 took 0.4 s. At 256 the
  *   cost per tag is constant. Tags deeper than this are ignored; their text joins the element at the
  *   limit (the page reads as text-only below it), and their end tags are matched and dropped too.
- * - maxNodes 100,000 elements, comments and other non-text nodes: a built element costs ~200–570 bytes
- *   (bare, with text, with attributes) and the body survey adds its record; at this cap a hostile page of
- *   tiny elements peaks at MEASURED MB in the 256 MB fetch function (bench/memory-at-caps.ts). Past
- *   it, tags are ignored the same way and only their text is kept.
+ * - maxNodes 50,000 elements, comments and other non-text nodes (4× the largest real page): a 5 MiB
+ *   page of 750,000 tiny elements then peaks at 177 MB RSS, V8 unconstrained (221 MB at 100,000;
+ *   605 MB with no cap), against the fetch function's 256 MB (bench/memory-at-caps.ts). Past it, tags
+ *   are ignored the same way and only their text is kept.
  * - maxAttributes 64 per element: a real element carries a few; one tag with a million attributes would
  *   be a million-key object. Later ones are ignored.
  */
-export const PARSE_LIMITS = { maxDepth: 256, maxNodes: 100_000, maxAttributes: 64 } as const;
+export const PARSE_LIMITS = { maxDepth: 256, maxNodes: 50_000, maxAttributes: 64 } as const;
 
 export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number };
 
@@ -158,15 +158,29 @@ class ParseGuard implements TokenizerCallbacks {
   }
 }
 
+/** What the guarded tokenizer needs beside htmlparser2's options (the parser passes its options on). */
+interface GuardedOptions {
+  readonly guard: { readonly handler: DepthHandler; readonly html: string; readonly limits: ParseLimits };
+}
+
+/**
+ * The tokenizer htmlparser2's parser builds from its options, with the guard between it and the parser.
+ * One class for every page (a class per page would give V8 new shapes each time: 3× slower).
+ */
+class GuardedTokenizer extends Tokenizer {
+  constructor(
+    options: ConstructorParameters<typeof Tokenizer>[0] & GuardedOptions,
+    parser: TokenizerCallbacks,
+  ) {
+    const { handler, html, limits } = options.guard;
+    super(options, new ParseGuard(parser, handler, html, limits));
+  }
+}
+
 export function parseHtml(html: string, limits: ParseLimits = PARSE_LIMITS): Document {
   const handler = new DepthHandler();
-  // The parser builds its tokenizer from this class, handing it itself as the callbacks.
-  class GuardedTokenizer extends Tokenizer {
-    constructor(options: ConstructorParameters<typeof Tokenizer>[0], parser: TokenizerCallbacks) {
-      super(options, new ParseGuard(parser, handler, html, limits));
-    }
-  }
-  new Parser(handler, { Tokenizer: GuardedTokenizer }).end(html);
+  const options = { Tokenizer: GuardedTokenizer as typeof Tokenizer, guard: { handler, html, limits } };
+  new Parser(handler, options).end(html);
   return handler.root as unknown as Document;
 }
 

@@ -41,10 +41,36 @@ const PAGE_TYPES = new Set([
 // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what breaks JSON-LD.
 const CONTROL_CHARS = /[\u0000-\u001f]+/g;
 
+/**
+ * Deepest nesting JSON.parse is given: real JSON-LD nests a handful of levels (@graph, author, address).
+ * A block nested deeper is read field by field (salvage) instead: 2.6 million nested arrays (a 5 MiB
+ * page) took 270 MB to parse, past the fetch function's 256 MB (bench/memory-at-caps.ts).
+ */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether brackets nest deeper than `max` outside strings (one pass, no allocation). */
+function nestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 /** Lenient JSON parse for JSON-LD blocks as pages serve them. */
 export function parseJsonLd(raw: string): unknown[] {
   let text = raw.trim();
   if (!text) return [];
+  if (nestsDeeper(text, MAX_JSON_DEPTH)) return [salvage(text)].filter((o) => Object.keys(o).length > 0);
   text = text
     .replace(/^\s*<!--/, "")
     .replace(/-->\s*$/, "")

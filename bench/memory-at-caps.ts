@@ -1,0 +1,99 @@
+/**
+ * Peak memory of one extraction at the fetch function's caps: for each hostile page shape, filled to the
+ * fetch byte cap (5 MiB), a fresh Node process runs the extractor bundled as Lambda bundles it and
+ * reports its peak RSS, beside the fetch function's memory size from the topology.
+ *
+ *   npx tsx bench/memory-at-caps.ts [NODE_OPTION…]   → a table, and one JSON line per shape
+ *   (e.g. --max-old-space-size=128, the heap a 256 MB function's V8 keeps to; npm test runs it so)
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "esbuild";
+import { esbuildOptions } from "../infra/bundling";
+import { topology } from "../infra/topology";
+import { DEFAULT_FETCH_LIMITS } from "../shared/fetch/http";
+import { HOSTILE_SHAPES, type HostileShape } from "./hostile-pages";
+import { formatTable, sig } from "./table";
+
+export interface MemoryAtCap {
+  readonly shape: HostileShape | "ordinary page";
+  readonly pageBytes: number;
+  /** RSS of the process once the bundle is loaded, before the page is made. */
+  readonly baselineMb: number;
+  /** Peak RSS over the whole run (getrusage maxrss). */
+  readonly peakMb: number;
+  readonly extractMs: number;
+  readonly words: number;
+  readonly functionMb: number;
+}
+
+const repo = path.resolve(import.meta.dirname, "..");
+
+// The child: make the page, extract it once, report. Bundled, so no TypeScript loader is in the process.
+const CHILD = `
+import { extractArticle } from ${JSON.stringify(path.join(repo, "shared/extract/article.ts"))};
+import { HOSTILE_SHAPES } from ${JSON.stringify(path.join(repo, "bench/hostile-pages.ts"))};
+const [shape, bytes] = [process.argv[2], Number(process.argv[3])];
+const baseline = process.memoryUsage().rss;
+const html = shape === "ordinary page" ? "<html><body><article><p>" + "A sentence of an ordinary story. ".repeat(200) + "</p></article></body></html>" : HOSTILE_SHAPES[shape](bytes);
+const t = performance.now();
+const x = extractArticle({ html, url: "https://news.example/a" });
+const extractMs = performance.now() - t;
+process.stdout.write(JSON.stringify({ pageBytes: html.length, baselineMb: baseline / 2 ** 20, peakMb: process.resourceUsage().maxRSS / 1024, extractMs, words: x.word_count }));
+`;
+
+/** Measures each shape at the fetch byte cap, one fresh process each. */
+export async function measureAtCaps(
+  shapes: readonly (HostileShape | "ordinary page")[] = [
+    "ordinary page",
+    ...(Object.keys(HOSTILE_SHAPES) as HostileShape[]),
+  ],
+  /** Node options for the child, e.g. --max-old-space-size. */
+  nodeArgs: readonly string[] = [],
+): Promise<MemoryAtCap[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), "storytrail-memory-"));
+  try {
+    const outfile = path.join(dir, "child.mjs");
+    const opts = esbuildOptions("stdin", outfile);
+    delete opts.entryPoints;
+    await build({ ...opts, sourcemap: false, stdin: { contents: CHILD, resolveDir: repo, loader: "ts" } });
+    const functionMb = topology.functions.fetch.memoryMb;
+    return shapes.map((shape) => {
+      const out = execFileSync(
+        process.execPath,
+        [...nodeArgs, outfile, shape, String(DEFAULT_FETCH_LIMITS.maxBytes)],
+        {
+          encoding: "utf8",
+          maxBuffer: 1 << 20,
+        },
+      );
+      return { shape, functionMb, ...(JSON.parse(out) as Omit<MemoryAtCap, "shape" | "functionMb">) };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The bench's table: peak RSS per shape beside the fetch function's size. */
+export function memoryTable(rows: readonly MemoryAtCap[]): string {
+  return `Extraction at the fetch cap (${DEFAULT_FETCH_LIMITS.maxBytes} bytes), one fresh process per shape (bundled as Lambda's); fetch function ${rows[0]?.functionMb} MB\n${formatTable(
+    ["shape", "page MiB", "baseline MB", "peak RSS MB", "< function", "extract ms", "words"],
+    rows.map((r) => [
+      r.shape,
+      sig(r.pageBytes / 2 ** 20),
+      sig(r.baselineMb),
+      sig(r.peakMb),
+      r.peakMb < r.functionMb ? "yes" : "NO",
+      sig(r.extractMs),
+      r.words,
+    ]),
+  )}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await measureAtCaps(undefined, process.argv.slice(2));
+  console.log(memoryTable(rows));
+  for (const r of rows) console.log(JSON.stringify(r));
+}

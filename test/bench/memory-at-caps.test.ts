@@ -1,0 +1,19 @@
+/**
+ * Extraction at the fetch caps stays inside the fetch function's memory: every hostile page shape,
+ * filled to the fetch byte cap, extracted in a fresh process whose V8 heap is held to half the
+ * function's size (as a small Lambda's is), must finish, keep the article, and peak below the size.
+ */
+import { describe, expect, it } from "vitest";
+import { measureAtCaps } from "../../bench/memory-at-caps";
+import { topology } from "../../infra/topology";
+
+describe("memory at the caps", () => {
+  it("extracts every hostile shape at the fetch byte cap within the fetch function's memory", async () => {
+    const functionMb = topology.functions.fetch.memoryMb;
+    const rows = await measureAtCaps(undefined, [`--max-old-space-size=${functionMb / 2}`]);
+    for (const r of rows) {
+      expect(r.peakMb, `${r.shape}: peak ${r.peakMb.toFixed(0)} MB`).toBeLessThan(functionMb);
+      expect(r.words, `${r.shape}: the article before the hostile part`).toBeGreaterThanOrEqual(420);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { RawSample } from "../../../shared/crawl/ports";
+import { reextract, type SampleReport } from "../../../shared/crawl/reextract";
+import { extractArticle } from "../../../shared/extract/article";
+
+const html = `<html><body><article><h1>Kept</h1><p>${"word ".repeat(100)}</p></article></body></html>`;
+const sample = (id: string): RawSample => ({
+  key: `raw/${id}.html.gz`,
+  url: `https://news.example/${id}`,
+  collected_at: "2026-12-01T00:00:00Z",
+  html,
+});
+
+async function* samples(): AsyncGenerator<RawSample> {
+  yield sample("a");
+  yield sample("b");
+}
+
+describe("reextract", () => {
+  it("reports a sample the extractor fails on with its error and goes on with the next", async () => {
+    let calls = 0;
+    const flaky = (input: Parameters<typeof extractArticle>[0]) => {
+      if (++calls === 1) throw new Error("extractor failed: RangeError: boom");
+      return extractArticle(input);
+    };
+    const out: SampleReport[] = [];
+    for await (const r of reextract(samples(), async () => null, flaky)) out.push(r);
+    expect(out.map((r) => [r.article_id, r.error ?? null, r.extraction?.headline ?? null])).toEqual([
+      ["a", "extractor failed: RangeError: boom", null],
+      ["b", null, "Kept"],
+    ]);
+  });
+});
