@@ -4,6 +4,7 @@ import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
 import { registerExtract } from "./commands/extract";
 import { registerReextract } from "./commands/reextract";
+import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 
 const program = new Command()
@@ -16,5 +17,6 @@ registerUrl(program);
 registerExtract(program);
 registerReextract(program);
 registerDedup(program);
+registerTail(program);
 
 await program.parseAsync(process.argv);

@@ -26,6 +26,7 @@ import {
   acknowledgeSchedulerRole,
   acknowledgeTableIndexes,
 } from "./nag-suppressions";
+import { anyMessageAlarm } from "./queue-alarm";
 import { type ScheduledSource, scheduleInputs } from "./schedule-inputs";
 import {
   type BucketName,
@@ -163,17 +164,12 @@ export class StorytrailStack extends Stack {
       retentionPeriod: Duration.days(spec.retentionDays),
       deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
     });
-    new cloudwatch.Alarm(this, `${pascal(name)}DeadLetterAlarm`, {
-      alarmDescription: `Messages in the ${name} dead-letter queue: ${spec.description}`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: "Maximum",
-      }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    anyMessageAlarm(
+      this,
+      `${pascal(name)}DeadLetterAlarm`,
+      dlq,
+      `Messages in the ${name} dead-letter queue: ${spec.description}`,
+    );
     this.queues[name] = queue;
     this.deadLetterQueues[name] = dlq;
   }

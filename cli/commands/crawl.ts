@@ -1,5 +1,5 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
@@ -9,6 +9,11 @@ import type { DemoSite } from "../../infra/local/demo-site";
  * (Linux 32768+, macOS and Windows 49152+): a server bound to port 0 elsewhere never takes it.
  */
 const DEMO_PORT = 28_380;
+
+/** Prefix of a local run's tables, queues and bucket. */
+export const LOCAL_PREFIX = "storytrail-";
+/** Written into the data directory while a crawl runs: its emulators' endpoints (`storytrail tail`). */
+export const ENDPOINTS_FILE = "endpoints.json";
 
 interface CrawlOptions {
   sources?: string;
@@ -87,10 +92,11 @@ async function crawl(opts: CrawlOptions): Promise<void> {
   log(`starting emulators (data in ${dataDir}) …`);
   const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
   const samplesDir = resolve(dataDir, "s3");
+  writeFileSync(join(dataDir, ENDPOINTS_FILE), JSON.stringify(emulators.endpoints));
   try {
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
-      prefix: "storytrail-",
+      prefix: LOCAL_PREFIX,
       // A failed message waits before its retry, as behind Lambda: a host answering 503 for a
       // moment is not hammered three times in a second and its page not dead-lettered for it.
       retryDelaySeconds: retryDelaySeconds(opts.retryDelay),
@@ -148,6 +154,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       process.stdout.write(`${lines.join("\n")}\n`);
     }
   } finally {
+    rmSync(join(dataDir, ENDPOINTS_FILE), { force: true });
     await emulators.stop();
     await site?.close();
   }
