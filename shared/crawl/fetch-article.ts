@@ -3,7 +3,7 @@ import { computeFingerprint } from "../dedup/fingerprint";
 import type { RobotsCache } from "../discover/robots";
 import { EXTRACTOR_VERSION, extractArticle, isThin } from "../extract/article";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
-import { type FailureReason, type FetchMessage, RECORD_VERSION, toInstant } from "../records";
+import { type FailureReason, type FetchMessage, RECORD_VERSION, recordInstants } from "../records";
 import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 
@@ -123,12 +123,10 @@ async function store(
     );
 
   const collected_at = collectedAt.toISOString();
-  // Records carry millisecond instants (the extractor writes whole seconds without ".000").
-  const published_at = extraction.published_at && toInstant(extraction.published_at);
+  const times = recordInstants(extraction);
   await deps.articles.put({
     ...extraction,
-    published_at,
-    modified_at: extraction.modified_at && toInstant(extraction.modified_at),
+    ...times,
     record_version: RECORD_VERSION,
     article_id,
     url,
@@ -149,7 +147,7 @@ async function store(
       publication: msg.publication,
       source_id: msg.source_id,
       headline: extraction.headline,
-      published_at,
+      published_at: times.published_at,
       collected_at,
       fingerprint: computeFingerprint(extraction.body, extraction.headline) as unknown as Record<
         string,
