@@ -9,6 +9,7 @@ import { registerQuality } from "./commands/quality";
 import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
 import { registerReport } from "./commands/report";
+import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
 
@@ -27,6 +28,7 @@ registerRedrive(program);
 registerExport(program);
 registerReport(program);
 registerDemo(program);
+registerTail(program);
 
 try {
   await program.parseAsync(process.argv);

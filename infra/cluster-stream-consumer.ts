@@ -14,13 +14,14 @@
  * or Kinesis Data Streams for DynamoDB) instead of attaching a third function (README).
  */
 import { Duration } from "aws-cdk-lib";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SnsDlq, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { anyMessageAlarm } from "./queue-alarm";
 
 export interface ClusterStreamConsumerProps {
   /** The Clusters table (StorytrailStack's `tables.clusters`, or `Table.fromTableAttributes` with the
@@ -63,18 +64,12 @@ export class ClusterStreamConsumer extends Construct {
         retentionPeriod: Duration.days(14),
       });
       this.failureQueue = queue;
-      this.failureAlarm = new cloudwatch.Alarm(this, "FailuresAlarm", {
-        alarmDescription:
-          "Clusters stream records the consumer could not process (their stream positions are in the queue).",
-        metric: queue.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(5),
-          statistic: "Maximum",
-        }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      this.failureAlarm = anyMessageAlarm(
+        this,
+        "FailuresAlarm",
+        queue,
+        "Clusters stream records the consumer could not process (their stream positions are in the queue).",
+      );
       destination = queue;
     }
     props.handler.addEventSource(

@@ -23,6 +23,17 @@ export function toInstant(value: string | number | Date): string {
   return new Date(ms).toISOString();
 }
 
+/** The extractor's instants as an article record stores them (it writes whole seconds as `…:00Z`). */
+export function recordInstants(e: { published_at: string | null; modified_at: string | null }): {
+  published_at: string | null;
+  modified_at: string | null;
+} {
+  return {
+    published_at: e.published_at && toInstant(e.published_at),
+    modified_at: e.modified_at && toInstant(e.modified_at),
+  };
+}
+
 /** What the extractor reads off a page: any ISO instant with an offset (records use `instant`). */
 const isoInstant = z.iso.datetime({ offset: true });
 const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));

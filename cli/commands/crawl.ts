@@ -1,5 +1,5 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
@@ -16,6 +16,11 @@ import { readJsonFile } from "../read-json-file";
  * (Linux 32768+, macOS and Windows 49152+): a server bound to port 0 elsewhere never takes it.
  */
 const DEMO_PORT = 28_380;
+
+/** Prefix of a local run's tables, queues and bucket. */
+export const LOCAL_PREFIX = "storytrail-";
+/** Written into the data directory while a crawl runs: its emulators' endpoints (`storytrail tail`). */
+export const ENDPOINTS_FILE = "endpoints.json";
 
 interface CrawlOptions {
   sources?: string;
@@ -199,11 +204,13 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     log(`starting emulators (data in ${dataDir}) …`);
     emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
     if (stop.signal.aborted) return;
+    // `storytrail tail --data-dir` attaches to this run's emulators through this file.
+    writeFileSync(join(dataDir, ENDPOINTS_FILE), JSON.stringify(emulators.endpoints));
     const samplesDir = resolve(dataDir, "s3");
     const queuesDir = resolve(dataDir, "sqs");
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
-      prefix: "storytrail-",
+      prefix: LOCAL_PREFIX,
       // A failed message waits before its retry, as behind Lambda: a host answering 503 for a
       // moment is not hammered three times in a second and its page not dead-lettered for it.
       retryDelaySeconds: retryDelay,
@@ -253,6 +260,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       await runtime.close();
     }
   } finally {
+    rmSync(join(dataDir, ENDPOINTS_FILE), { force: true });
     await emulators?.stop();
     await site?.close();
     stop.dispose();

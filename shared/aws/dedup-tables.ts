@@ -10,7 +10,6 @@
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
-  BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -29,11 +28,12 @@ import {
   type OutletTally,
   tenthCarriedAt,
 } from "../dedup/clusterer";
-import type { Fingerprint } from "../dedup/fingerprint";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
+import { batchWrite, chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
+import { fingerprintFromItem, fingerprintToItem } from "./fingerprint-item";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -54,46 +54,9 @@ const outletKey = (source_id: string) => `outlet#${source_id}`;
 const p = fingerprintParams;
 const PARAMS_KEY = `${p.shingleSize}:${p.numPerm}:${p.seed}:${p.sketchSize}`;
 
-function chunks<T>(xs: readonly T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
-
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
-
 function cancellationCodes(err: unknown): string[] | null {
   if (!(err instanceof TransactionCanceledException)) return null;
   return (err.CancellationReasons ?? []).map((r) => r.Code ?? "None");
-}
-
-/** Fingerprint arrays (base64 in the JSON form) are stored as binary: a quarter fewer bytes, and the
- * item stays under 2 KB, i.e. 2 write units per write instead of 3. */
-const BINARY_FIELDS = [
-  "sig",
-  "lede",
-  "ents",
-  "top_ents",
-  "num_ctx",
-  "num_val",
-  "ent_ctx",
-  "ent_val",
-] as const;
-
-function fingerprintToItem(fp: Fingerprint): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...fp };
-  for (const f of BINARY_FIELDS) out[f] = Buffer.from(fp[f], "base64");
-  return out;
-}
-
-function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
-  const out: Record<string, unknown> = { ...item };
-  for (const f of BINARY_FIELDS) {
-    const v = item[f];
-    if (v instanceof Uint8Array)
-      out[f] = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
-  }
-  return out as Fingerprint;
 }
 
 export class DynamoDedupStore implements DedupStore {
@@ -232,20 +195,7 @@ export class DynamoDedupStore implements DedupStore {
     const puts = [...new Set(keys)].map((k) => ({
       PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at, digest } },
     }));
-    await this.batchWrite(this.tables.buckets, puts);
-  }
-
-  private async batchWrite(table: string, requests: Record<string, unknown>[]): Promise<void> {
-    for (const batch of chunks(requests, 25)) {
-      let pending = batch;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        const out = await this.doc.send(
-          new BatchWriteCommand({ RequestItems: { [table]: pending as never } }),
-        );
-        pending = (out.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
+    await batchWrite(this.doc, this.tables.buckets, puts);
   }
 
   async getCluster(cluster_id: string): Promise<ClusterSummary | null> {
@@ -303,7 +253,8 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void> {
-    await this.batchWrite(
+    await batchWrite(
+      this.doc,
       this.tables.clusters,
       source_ids.map((id) => ({ DeleteRequest: { Key: { cluster_id, item: outletKey(id) } } })),
     );

@@ -11,9 +11,9 @@ const MAX_DEPTH = 32;
 
 type Wire = Record<string, unknown>;
 
-function number(v: unknown): number {
+function number(v: unknown, path: string): number {
   const n = Number(v);
-  if (typeof v !== "string" || Number.isNaN(n)) throw new TypeError(`N: not a number: ${String(v)}`);
+  if (typeof v !== "string" || Number.isNaN(n)) throw new TypeError(`${path}: N: not a number: ${String(v)}`);
   return n;
 }
 
@@ -28,7 +28,7 @@ function scalar(av: unknown, path: string): { value: unknown; children?: [string
       if (typeof v !== "string") throw new TypeError(`${path}: S must be text`);
       return { value: v };
     case "N":
-      return { value: number(v) };
+      return { value: number(v, path) };
     case "BOOL":
       return { value: Boolean(v) };
     case "NULL":
@@ -38,7 +38,7 @@ function scalar(av: unknown, path: string): { value: unknown; children?: [string
     case "SS":
       return { value: new Set(v as string[]) };
     case "NS":
-      return { value: new Set((v as unknown[]).map(number)) };
+      return { value: new Set((v as unknown[]).map((x) => number(x, path))) };
     case "BS":
       return { value: new Set(v as unknown[]) };
     case "M": {

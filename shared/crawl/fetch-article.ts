@@ -15,7 +15,7 @@ import {
   type FailureReason,
   type FetchMessage,
   RECORD_VERSION,
-  toInstant,
+  recordInstants,
 } from "../records";
 import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
@@ -155,12 +155,10 @@ async function store(
     );
 
   const collected_at = collectedAt.toISOString();
-  // Records carry millisecond instants (the extractor writes whole seconds without ".000").
-  const published_at = extraction.published_at && toInstant(extraction.published_at);
+  const times = recordInstants(extraction);
   const stored = await deps.articles.put({
     ...extraction,
-    published_at,
-    modified_at: extraction.modified_at && toInstant(extraction.modified_at),
+    ...times,
     record_version: RECORD_VERSION,
     article_id,
     url,
@@ -193,7 +191,7 @@ async function store(
       publication: msg.publication,
       source_id: msg.source_id,
       headline: extraction.headline,
-      published_at,
+      published_at: times.published_at,
       collected_at,
       fingerprint: computeFingerprint(extraction.body, extraction.headline) as unknown as Record<
         string,

@@ -3,7 +3,7 @@
  * articles. Pure comparison; the caller supplies the samples and the stored records.
  */
 import { EXTRACTOR_VERSION, type ExtractInput, extractArticle } from "../extract/article";
-import type { Article, Extraction } from "../records";
+import { type Article, type Extraction, recordInstants } from "../records";
 import type { RawSample } from "./ports";
 
 /** The extracted fields worth reporting; body changes are summarised by length, not printed. */
@@ -44,8 +44,10 @@ export interface SampleReport {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-export function compareExtraction(stored: Partial<Article>, fresh: Extraction): FieldChange[] {
+export function compareExtraction(stored: Partial<Article>, extracted: Extraction): FieldChange[] {
   const changes: FieldChange[] = [];
+  // Compared as fetch would store it.
+  const fresh = { ...extracted, ...recordInstants(extracted) };
   for (const field of COMPARED) {
     const before = stored[field];
     const after = fresh[field];

@@ -1,0 +1,148 @@
+/**
+ * `storytrail tail`: follows a local run's Clusters stream (DynamoDB Local Streams) and prints each
+ * record decoded into its event, as a consumer would receive it: one line of text per event, or
+ * `--json` (one event object per line, the `ClusterStreamEvent` of storytrail/records). While a
+ * `storytrail crawl` runs on the same data directory, tail attaches to its DynamoDB Local (the crawl
+ * leaves its endpoints in the directory); otherwise it opens the directory itself.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
+import { ENDPOINTS_FILE, LOCAL_PREFIX } from "./crawl";
+
+interface TailOptions {
+  dataDir: string;
+  demo?: boolean;
+  json?: boolean;
+  once?: boolean;
+  from: string;
+}
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** One line for a person: the event, the story and what changed. */
+export function describeEvent(e: ClusterStreamEvent): string {
+  const head = `${e.type.padEnd(14)} ${e.cluster_id}`;
+  switch (e.type) {
+    case "story_created":
+    case "story_grew":
+    case "story_updated":
+      return `${head} ${JSON.stringify(e.story.headline)} (${count(e.story.article_count, "article")}, ${count(e.story.outlet_count, "outlet")})`;
+    case "story_merged":
+      return `${head} → ${e.into}`;
+    case "story_removed":
+      return head;
+    case "member_added":
+    case "member_updated":
+      return `${head} ${e.member.publication}: ${e.member.url}`;
+    case "member_moved":
+      return `${head} ${e.member.publication}: ${e.member.url} (from ${e.from})`;
+    case "member_removed":
+      return `${head} article ${e.article_id}`;
+    case "outlet_added":
+    case "outlet_updated":
+      return `${head} ${e.outlet.publication} carried it at ${e.outlet.carried_at}`;
+    case "outlet_removed":
+      return `${head} outlet ${e.source_id}`;
+    case "unknown":
+      return `${head} item ${e.item}`;
+  }
+}
+
+export function registerTail(program: Command): void {
+  program
+    .command("tail")
+    .description(
+      "Follow a local run's Clusters stream and print the decoded events (what a consumer receives).",
+    )
+    .option("--data-dir <dir>", "the run's data directory (as given to storytrail crawl)", ".storytrail")
+    .option("--demo", "the demo run's data (<data-dir>/demo, as storytrail crawl --demo keeps it)")
+    .option("--json", "one event per line as JSON (storytrail/records' ClusterStreamEvent)")
+    .option("--once", "print what the stream holds now and exit, instead of following it")
+    .option("--from <where>", "start: 'start' (everything the stream holds, 24 h) or 'now'", "start")
+    .action(async (opts: TailOptions) => {
+      if (opts.from !== "start" && opts.from !== "now")
+        throw new Error(`--from must be 'start' or 'now', got "${opts.from}"`);
+      process.exitCode = await tail(opts);
+    });
+}
+
+async function tail(opts: TailOptions): Promise<number> {
+  // Loaded here, not at start-up: the SDK and the emulators are for this command only.
+  const [
+    { DescribeTableCommand, ListTablesCommand },
+    { destroyClients, makeClients },
+    emulators,
+    { physicalNames },
+    { subscribeStream },
+    { decodeClusterStreamRecord },
+  ] = await Promise.all([
+    import("@aws-sdk/client-dynamodb"),
+    import("../../shared/aws/clients"),
+    import("../../infra/local/emulators"),
+    import("../../infra/local/resources"),
+    import("../../infra/local/stream-driver"),
+    import("../../shared/consumer/decode-stream-record"),
+  ]);
+  const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
+  if (!existsSync(join(dataDir, "dynamodb")))
+    throw new Error(`no local run in ${dataDir} (run storytrail crawl --data-dir ${opts.dataDir} first)`);
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+
+  // A running crawl's DynamoDB Local, if it answers; else our own on the directory.
+  let endpoint: string | null = null;
+  const file = join(dataDir, ENDPOINTS_FILE);
+  if (existsSync(file)) {
+    const candidate = (JSON.parse(readFileSync(file, "utf8")) as { dynamodb?: string }).dynamodb ?? null;
+    const probe = candidate ? makeClients({ dynamodb: candidate }) : null;
+    try {
+      if (probe) await probe.dynamo.send(new ListTablesCommand({ Limit: 1 }));
+      endpoint = candidate;
+    } catch {
+      endpoint = null;
+    } finally {
+      if (probe) destroyClients(probe);
+    }
+  }
+  const own = endpoint ? null : await emulators.startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
+  const clients = makeClients({ dynamodb: endpoint ?? own!.endpoints.dynamodb }, "us-east-1");
+  log(endpoint ? `attached to the running crawl's DynamoDB Local at ${endpoint}` : `opened ${dataDir}`);
+  let failed = 0;
+  try {
+    const table = physicalNames(LOCAL_PREFIX).table("clusters");
+    const desc = await clients.dynamo.send(new DescribeTableCommand({ TableName: table }));
+    const arn = desc.Table?.LatestStreamArn;
+    if (!arn) throw new Error(`table ${table} has no stream`);
+    const subscription = subscribeStream(
+      clients.streams,
+      arn,
+      async ({ Records }) => {
+        for (const r of Records) {
+          try {
+            const e = decodeClusterStreamRecord(r);
+            process.stdout.write(`${opts.json ? JSON.stringify(e) : describeEvent(e)}\n`);
+          } catch (err) {
+            failed++;
+            log(`not decoded: ${(err as Error).message}`);
+          }
+        }
+      },
+      { from: opts.from === "now" ? "LATEST" : "TRIM_HORIZON", region: "us-east-1" },
+    );
+    await subscription.flush();
+    if (!opts.once) {
+      log("following (Ctrl-C to stop) …");
+      await new Promise<void>((done) => {
+        process.once("SIGINT", done);
+        process.once("SIGTERM", done);
+      });
+    }
+    await subscription.stop();
+  } finally {
+    destroyClients(clients);
+    await own?.stop();
+  }
+  if (failed) log(`${count(failed, "record")} could not be decoded (see above)`);
+  return failed ? 1 : 0;
+}
