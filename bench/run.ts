@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles|load|memory] [-- --quick]`:
- * every * benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
+ * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
 import { execSync } from "node:child_process";
