@@ -3,7 +3,7 @@
  * subscribers. Each alarm the stack makes goes through `alarm()`, which wires the topic as its
  * alarm and OK action, so no alarm can be left notifying no one.
  */
-import { CfnOutput, Duration } from "aws-cdk-lib";
+import { CfnOutput, Duration, Stack } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -60,6 +60,8 @@ export class AlarmTopic extends Construct {
     this.action = new SnsAction(this.topic);
     new CfnOutput(scope, "AlarmTopicArn", {
       value: this.topic.topicArn,
+      // Consumers' stacks (ClusterStreamConsumer's alarmTopic) import it by this name.
+      exportName: `${Stack.of(scope).stackName}-AlarmTopicArn`,
       description:
         "Every storytrail alarm notifies this topic: subscribe a person, AWS Chatbot or an incident tool.",
     });

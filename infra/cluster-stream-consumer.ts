@@ -14,7 +14,8 @@
  * or Kinesis Data Streams for DynamoDB) instead of attaching a third function (README).
  */
 import { Duration } from "aws-cdk-lib";
-import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SnsDlq, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -42,6 +43,10 @@ export interface ClusterStreamConsumerProps {
   readonly parallelizationFactor?: number;
   /** Where failed records' positions go: a topic, or a queue (default: a new encrypted queue). */
   readonly onFailure?: sqs.IQueue | sns.ITopic;
+  /** Who the consumer's alarms notify (when they fire and clear): e.g. the storytrail stack's AlarmTopic. */
+  readonly alarmTopic?: sns.ITopic;
+  /** The consumer's oldest unread record older than this alarms: it has fallen behind (default 1 h). */
+  readonly iteratorAgeAlarm?: Duration;
 }
 
 function isTopic(d: sqs.IQueue | sns.ITopic): d is sns.ITopic {
@@ -51,8 +56,10 @@ function isTopic(d: sqs.IQueue | sns.ITopic): d is sns.ITopic {
 export class ClusterStreamConsumer extends Construct {
   /** The failure queue (when no topic was given). */
   readonly failureQueue?: sqs.IQueue;
-  /** Alarms when anything reaches the failure queue; add your action (SNS, pager). */
+  /** Alarms when anything reaches the failure queue (notifies `alarmTopic` when given). */
   readonly failureAlarm?: cloudwatch.Alarm;
+  /** Alarms when the consumer falls behind the stream (IteratorAge past `iteratorAgeAlarm`). */
+  readonly iteratorAgeAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: ClusterStreamConsumerProps) {
     super(scope, id);
@@ -85,5 +92,22 @@ export class ClusterStreamConsumer extends Construct {
         onFailure: isTopic(destination) ? new SnsDlq(destination) : new SqsDlq(destination),
       }),
     );
+    // Records older than maxRecordAge are dropped to the failure destination: alarm well before that.
+    const maxAge = props.iteratorAgeAlarm ?? Duration.hours(1);
+    this.iteratorAgeAlarm = new cloudwatch.Alarm(this, "IteratorAgeAlarm", {
+      alarmDescription: `The Clusters stream consumer is more than ${maxAge.toHumanString()} behind the stream.`,
+      metric: props.handler.metric("IteratorAge", { statistic: "Maximum", period: Duration.minutes(5) }),
+      threshold: maxAge.toMilliseconds(),
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmTopic) {
+      const action = new SnsAction(props.alarmTopic);
+      for (const alarm of [this.failureAlarm, this.iteratorAgeAlarm]) {
+        alarm?.addAlarmAction(action);
+        alarm?.addOkAction(action);
+      }
+    }
   }
 }

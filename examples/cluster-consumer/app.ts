@@ -7,4 +7,5 @@ const storytrail = app.node.tryGetContext("storytrailStack") ?? "Storytrail";
 new ClusterConsumerExampleStack(app, "StorytrailClusterConsumerExample", {
   clustersTableName: Fn.importValue(`${storytrail}-ClustersTableName`),
   clustersStreamArn: Fn.importValue(`${storytrail}-ClustersStreamArn`),
+  alarmTopicArn: Fn.importValue(`${storytrail}-AlarmTopicArn`),
 });

@@ -8,6 +8,7 @@ import { Duration, Stack, type StackProps } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as sns from "aws-cdk-lib/aws-sns";
 import type { Construct } from "constructs";
 import { ClusterStreamConsumer } from "../../infra/cluster-stream-consumer";
 
@@ -15,6 +16,8 @@ export interface ClusterConsumerExampleProps extends StackProps {
   /** StorytrailStack's ClustersTableName and ClustersStreamArn outputs. */
   readonly clustersTableName: string;
   readonly clustersStreamArn: string;
+  /** StorytrailStack's AlarmTopicArn output: the consumer's alarms reach the same people. */
+  readonly alarmTopicArn?: string;
 }
 
 export class ClusterConsumerExampleStack extends Stack {
@@ -37,6 +40,9 @@ export class ClusterConsumerExampleStack extends Stack {
       timeout: Duration.seconds(30),
       bundling: { format: OutputFormat.ESM, minify: true, sourceMap: true, forceDockerBundling: false },
     });
-    this.consumer = new ClusterStreamConsumer(this, "ClusterStream", { table, handler });
+    const alarmTopic = props.alarmTopicArn
+      ? sns.Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn)
+      : undefined;
+    this.consumer = new ClusterStreamConsumer(this, "ClusterStream", { table, handler, alarmTopic });
   }
 }

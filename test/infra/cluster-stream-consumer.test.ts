@@ -13,12 +13,15 @@ import { ClusterStreamConsumer } from "../../infra/cluster-stream-consumer";
 const STREAM_ARN =
   "arn:aws:dynamodb:us-east-1:123456789012:table/Storytrail-ClustersTable/stream/2026-12-01T00:00:00.000";
 
+const TOPIC_ARN = "arn:aws:sns:us-east-1:123456789012:Storytrail-AlarmsTopic";
+
 describe("ClusterStreamConsumer", () => {
   it("synthesizes the example consumer: bisect, partial responses, bounded retries, a failure queue", () => {
     const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), "storytrail-example-")) });
     const stack = new ClusterConsumerExampleStack(app, "Example", {
       clustersTableName: "Storytrail-ClustersTable",
       clustersStreamArn: STREAM_ARN,
+      alarmTopicArn: TOPIC_ARN,
     });
     const template = Template.fromStack(stack);
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
@@ -35,7 +38,19 @@ describe("ClusterStreamConsumer", () => {
       },
     });
     template.hasResourceProperties("AWS::SQS::Queue", { SqsManagedSseEnabled: true });
-    template.resourceCountIs("AWS::CloudWatch::Alarm", 1);
+    // The failure queue and the iterator age alarm, both notifying the storytrail alarm topic.
+    template.resourceCountIs("AWS::CloudWatch::Alarm", 2);
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "IteratorAge",
+      Namespace: "AWS/Lambda",
+      Threshold: 3_600_000,
+      AlarmActions: [TOPIC_ARN],
+      OKActions: [TOPIC_ARN],
+    });
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      AlarmActions: [TOPIC_ARN],
+    });
     // The function may read the stream and send failed positions to the queue, nothing more.
     const policies = JSON.stringify(template.findResources("AWS::IAM::Policy"));
     expect(policies).toContain("dynamodb:GetRecords");
