@@ -33,7 +33,7 @@ import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
 import { batchWrite, chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
-import { fingerprintFromItem, fingerprintToItem } from "./fingerprint-item";
+import { fingerprintToItem, indexedFromItem } from "./fingerprint-item";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -77,28 +77,11 @@ export class DynamoDedupStore implements DedupStore {
     return bandKeyString(key, this.layout.bands, this.layout.rows, this.layout.paramsKey);
   }
 
-  private static toIndexed(item: Record<string, unknown> | undefined): IndexedArticle | null {
-    if (!item?.fingerprint || !item.dedup_state) return null;
-    return {
-      article_id: String(item.article_id),
-      url: String(item.url),
-      publication: String(item.publication),
-      source_id: String(item.source_id),
-      headline: (item.headline as string | null) ?? null,
-      published_at: (item.published_at as string | null) ?? null,
-      collected_at: String(item.collected_at),
-      fingerprint: fingerprintFromItem(item.fingerprint as Record<string, unknown>),
-      cluster_id: String(item.cluster_id),
-      similarity: Number(item.similarity ?? 1),
-      state: item.dedup_state as IndexedArticle["state"],
-    };
-  }
-
   async getArticle(article_id: string): Promise<IndexedArticle | null> {
     const out = await this.doc.send(
       new GetCommand({ TableName: this.tables.fingerprints, Key: { article_id }, ConsistentRead: true }),
     );
-    return DynamoDedupStore.toIndexed(out.Item);
+    return indexedFromItem(out.Item);
   }
 
   async getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]> {
@@ -113,7 +96,7 @@ export class DynamoDedupStore implements DedupStore {
           }),
         );
         for (const item of out.Responses?.[this.tables.fingerprints] ?? []) {
-          const a = DynamoDedupStore.toIndexed(item);
+          const a = indexedFromItem(item);
           if (a) found.push(a);
         }
         keys =

@@ -42,7 +42,17 @@ describe("storytrail CLI", () => {
   it("has --help on every command", () => {
     const top = cli(["--help"]);
     expect(top.status).toBe(0);
-    for (const cmd of ["crawl", "url", "extract", "dedup", "reextract", "quality", "redrive", "tail"]) {
+    for (const cmd of [
+      "crawl",
+      "url",
+      "extract",
+      "dedup",
+      "reextract",
+      "quality",
+      "redrive",
+      "tail",
+      "refile-lsh",
+    ]) {
       expect(top.stdout).toContain(cmd);
       const help = cli([cmd, "--help"]);
       expect(help.status, `${cmd} --help: ${help.stderr}`).toBe(0);
