@@ -170,6 +170,7 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
           "with headline",
           "Sum",
         ),
+        perPublisher(qualityMetrics.articles, "collected (quality run)"),
       ],
       width: 8,
     }),

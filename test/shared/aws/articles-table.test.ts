@@ -11,7 +11,7 @@ const article = (variant: string): Omit<Article, "cluster_id"> => ({
   url: "https://news.example/home",
   url_variants: [variant],
   source_id: "s",
-  collected_at: "2026-12-01T00:00:00Z",
+  collected_at: "2026-12-01T00:00:00.000Z",
   http_status: 200,
   raw_key: null,
   extractor_version: "x",
