@@ -202,7 +202,8 @@ describe("extractArticle on hostile pages", () => {
     const authors = Array.from(
       { length: 500 },
       // Name-shaped (letters only): the author rules turn away digits and handles.
-      (_, i) => `<meta name="author" content="Writer ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}son">`,
+      (_, i) =>
+        `<meta name="author" content="Writer ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}son">`,
     ).join("");
     const canonical = `<link rel="canonical" href="https://news.example/${"a".repeat(1_000_000)}">`;
     const r = run(page(authors + canonical, article));
