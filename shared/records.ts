@@ -86,6 +86,8 @@ export type Extraction = z.infer<typeof extractionSchema>;
 
 export const articleSchema = z.extend(extractionSchema, {
   record_version: z.literal(RECORD_VERSION),
+  /** Always present on the stored article: null when nothing was cut (v2: no optional fields). */
+  truncated: z.nullable(z.array(truncatedField)),
   published_at: z.nullable(instant),
   modified_at: z.nullable(instant),
   article_id: z.string(),

@@ -85,6 +85,8 @@ export function articleFromItem(item: Record<string, unknown>): Article {
   const variants = item.url_variants;
   return articleSchema.parse({
     cluster_id: null,
+    // Written before v2's "always present" rule reached this field: nothing was cut.
+    truncated: null,
     ...item,
     url_variants: variants instanceof Set ? [...variants].sort() : (variants ?? []),
   });

@@ -159,6 +159,7 @@ async function store(
   const stored = await deps.articles.put({
     ...extraction,
     ...times,
+    truncated: extraction.truncated ?? null,
     record_version: RECORD_VERSION,
     article_id,
     url,

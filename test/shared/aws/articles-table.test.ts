@@ -14,6 +14,7 @@ const article = (variant: string): Omit<Article, "cluster_id"> => ({
   collected_at: "2026-12-01T00:00:00.000Z",
   http_status: 200,
   raw_key: null,
+  truncated: null,
   extractor_version: "x",
   canonical_from_page: "https://news.example/home",
   headline: "H",

@@ -191,7 +191,7 @@ describe("fetchArticle's failure records", () => {
     expect((await deps.articles.get(id))?.truncated).toEqual(["body"]);
     expect(await fetchArticle(msg("/story"), deps)).toMatchObject({ kind: "article" });
     expect(await frontierItem("/story")).toMatchObject({ status: "fetched", reason: null });
-    expect((await deps.articles.get(id))?.truncated).toBeUndefined();
+    expect((await deps.articles.get(id))?.truncated).toBeNull();
     expect(sent).toHaveLength(2);
   });
 });
