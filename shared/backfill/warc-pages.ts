@@ -142,21 +142,30 @@ async function readCapped(record: WARCRecord, maxBytes: number): Promise<Uint8Ar
   return Buffer.concat(chunks);
 }
 
-/** The block ended before its Content-Length: the file was cut inside this record. */
-const cutShort = (record: WARCRecord) => record._reader instanceof LimitReader && record._reader.limit > 0;
+/**
+ * Reads what is left of the record's block, and tells whether the file ended before its Content-Length.
+ * Done here for every record: warcio's own skip loops forever on a block the file ends inside.
+ */
+async function drainCutShort(record: WARCRecord): Promise<boolean> {
+  const block = record._reader;
+  if (!(block instanceof LimitReader)) return false;
+  for await (const _ of block);
+  return block.limit > 0;
+}
+
+const CUT: Verdict = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
 
 async function toEntry(
   record: WARCRecord,
   maxBytes: number,
 ): Promise<Verdict | { kind: "page"; page: ArchivedPage }> {
   const verdict = judgeHeaders(record);
-  if (verdict) return verdict;
+  if (verdict) return (await drainCutShort(record)) ? CUT : verdict;
   const headers = headersOf(record);
   const contentType = headers["content-type"] ?? "";
   const bytes = await readCapped(record, maxBytes);
+  if (await drainCutShort(record)) return CUT;
   if (!bytes) return { kind: "skipped", reason: "too_large", detail: `body over ${maxBytes} bytes` };
-  if (cutShort(record))
-    return { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
   if (!HTML_TYPES.has(mediaType(contentType)) && !looksLikeHtml(bytes))
     return {
       kind: "skipped",
