@@ -193,19 +193,19 @@ async function runImport(opts: ImportOptions): Promise<void> {
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     const totalBytes = files.reduce((n, f) => n + statSync(f).size, 0);
     const bar = process.stderr.isTTY
-      ? new SingleBar({ format: "import {bar} {percentage}% | {records} records, {articles} articles" })
+      ? new SingleBar({ format: "import {bar} {percentage}% | {records} records, {pages} HTML pages" })
       : undefined;
-    bar?.start(totalBytes, 0, { records: 0, articles: 0 });
+    bar?.start(totalBytes, 0, { records: 0, pages: 0 });
     let records = 0;
-    let articles = 0;
+    let pages = 0;
     const summary = await importFiles(runtime, files, {
       sources,
       checkpointDir: join(dataDir, "backfill"),
       restart: opts.restart,
       onProgress: (bytes, entry) => {
         records++;
-        if (entry.kind === "page") articles++;
-        bar?.update(Math.min(bytes, totalBytes), { records, articles });
+        if (entry.kind === "page") pages++;
+        bar?.update(Math.min(bytes, totalBytes), { records, pages });
       },
     });
     bar?.stop();
