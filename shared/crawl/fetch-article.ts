@@ -109,13 +109,17 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     });
     return { kind: "not_modified", url: msg.url };
   }
-  return store(msg, res, deps, fail);
+  return storeFetchedPage(msg, res, deps, fail);
 }
 
-async function store(
+/** What a fetched page needs after its GET; a page read from a web archive goes through it too. */
+export type PageDeps = Omit<FetchDeps, "http" | "robots" | "pacer">;
+
+/** Everything after the GET: extract, canonical URL, raw sample, Articles, dedup queue, frontier. */
+export async function storeFetchedPage(
   msg: FetchMessage,
   res: FetchSuccess,
-  deps: FetchDeps,
+  deps: PageDeps,
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();

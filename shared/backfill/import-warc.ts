@@ -1,0 +1,182 @@
+/**
+ * One WARC file into articles: every HTML response record goes through the fetcher's own post-GET path
+ * (extraction, canonical URL, raw sample, Articles, dedup queue) with `collected_at` = WARC-Date; every
+ * other record is counted. Resumable: a checkpoint names the next record to read, written only after
+ * everything before it was handed on durably.
+ */
+
+import { type FetchOutcome, type PageDeps, storeFetchedPage } from "../crawl/fetch-article";
+import type { Frontier } from "../crawl/ports";
+import type { FetchSuccess } from "../fetch/http";
+import type { FetchMessage } from "../records";
+import { InvalidUrlError } from "../url/canonical-url";
+import { countArticle, countError, countSkipped, emptySummary, type ImportSummary } from "./import-summary";
+import type { SourceLookup } from "./page-source";
+import { type ArchivedPage, readWarc, type WarcEntry } from "./warc-pages";
+
+export interface WarcCheckpoint {
+  /** Byte offset of the next record to read, as warcio reported it. */
+  readonly offset: number;
+  /**
+   * That record's WARC-Record-ID. A resumed read seeks to `offset` and goes on from there only if it
+   * finds this record; otherwise (a whole-file gzip, whose offsets are member boundaries) it reads the
+   * file from its start and passes over `records_done` records.
+   */
+  readonly record_id: string | null;
+  /** Records of the file already accounted for in `summary`. */
+  readonly records_done: number;
+  readonly done: boolean;
+  /** This file's counts so far. */
+  readonly summary: ImportSummary;
+}
+
+export interface ImportDeps {
+  /** The fetcher's stores; `now` is replaced by each record's WARC-Date. */
+  readonly page: Omit<PageDeps, "now" | "frontier">;
+  readonly sources: SourceLookup;
+  /** Decoded page bytes past this are skipped as too_large (the fetcher's cap). */
+  readonly maxBytes: number;
+  /** Makes everything handed on so far durable before a checkpoint (locally: drain the dedup queue). */
+  readonly flush?: () => Promise<void>;
+  readonly saveCheckpoint?: (checkpoint: WarcCheckpoint) => Promise<void>;
+  /** Records between checkpoints. */
+  readonly checkpointEvery?: number;
+  readonly onEntry?: (entry: WarcEntry) => void;
+  /** Checked before each record: true stops the file at a checkpoint (Lambda's time is running out). */
+  readonly shouldStop?: () => boolean;
+}
+
+/** The bytes of a file from a byte offset on. */
+export type OpenAt = (offset: number) => AsyncIterable<Uint8Array>;
+
+const DEFAULT_CHECKPOINT_EVERY = 500;
+
+/** An archived page has no frontier item: the crawl's "seen?" filter stays the crawl's own. */
+const NO_FRONTIER: Frontier = {
+  claim: async () => "seen",
+  get: async () => null,
+  markFetched: async () => {},
+  markFailed: async () => {},
+};
+
+function asFetched(page: ArchivedPage): FetchSuccess {
+  return {
+    ok: true,
+    url: page.url,
+    finalUrl: page.url,
+    status: page.status,
+    notModified: false,
+    headers: page.headers,
+    contentType: page.contentType,
+    bytes: page.bytes,
+    text: page.text,
+    charset: page.charset,
+    redirects: [],
+  };
+}
+
+async function storePage(
+  file: string,
+  entry: WarcEntry & { kind: "page" },
+  deps: ImportDeps,
+): Promise<FetchOutcome> {
+  const { page } = entry;
+  const source = deps.sources.sourceOf(page.url);
+  const msg: FetchMessage = {
+    url: page.url,
+    source_id: source.source_id,
+    publication: source.publication,
+    discovered_from: `${file}#${entry.offset}`,
+    run_id: "backfill",
+    language_hint: source.language,
+  };
+  const pageDeps: PageDeps = { ...deps.page, frontier: NO_FRONTIER, now: () => page.collectedAt };
+  return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({
+    kind: "failed",
+    reason,
+    detail,
+  }));
+}
+
+async function account(
+  file: string,
+  entry: WarcEntry,
+  deps: ImportDeps,
+  summary: ImportSummary,
+): Promise<void> {
+  if (entry.kind === "skipped") return countSkipped(summary, entry.reason);
+  if (entry.kind === "error")
+    return countError(summary, { file, offset: entry.offset, detail: entry.detail });
+  try {
+    const outcome = await storePage(file, entry, deps);
+    if (outcome.kind === "failed") countSkipped(summary, outcome.reason);
+    else countArticle(summary);
+  } catch (err) {
+    // A URL no canonical form accepts is the record's fault; anything else (a store down) stops the
+    // file before its checkpoint moves, so a rerun retries the record.
+    if (!(err instanceof InvalidUrlError)) throw err;
+    countError(summary, { file, offset: entry.offset, detail: `${entry.page.url}: ${err.message}` });
+  }
+}
+
+/** The file's entries from the checkpoint on: by seeking when the record there is the one expected. */
+async function resumeAt(
+  resume: WarcCheckpoint | null,
+  open: OpenAt,
+  maxBytes: number,
+): Promise<AsyncIterable<WarcEntry>> {
+  const done = resume?.records_done ?? 0;
+  if (resume?.record_id && resume.offset > 0) {
+    const seeked = readWarc(open(resume.offset), { maxBytes, baseOffset: resume.offset, baseOrdinal: done });
+    const first = await seeked.next();
+    if (!first.done && first.value.recordId === resume.record_id) {
+      return (async function* () {
+        yield first.value;
+        yield* seeked;
+      })();
+    }
+    await seeked.return(undefined);
+  }
+  return readWarc(open(0), { maxBytes, baseOrdinal: done, skipRecords: done });
+}
+
+export async function importWarc(
+  file: string,
+  open: OpenAt,
+  start: WarcCheckpoint | null,
+  deps: ImportDeps,
+): Promise<WarcCheckpoint> {
+  const summary = structuredClone(start?.summary ?? { ...emptySummary(), files: 1 });
+  const entries = await resumeAt(start && !start.done ? start : null, open, deps.maxBytes);
+  const every = deps.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
+  let since = 0;
+  for await (const entry of entries) {
+    const stop = deps.shouldStop?.() ?? false;
+    if (since >= every || stop) {
+      await deps.flush?.();
+      const checkpoint: WarcCheckpoint = {
+        offset: entry.offset,
+        record_id: entry.recordId,
+        records_done: entry.ordinal - 1,
+        done: false,
+        summary,
+      };
+      await deps.saveCheckpoint?.(checkpoint);
+      since = 0;
+      if (stop) return checkpoint;
+    }
+    await account(file, entry, deps, summary);
+    deps.onEntry?.(entry);
+    since++;
+  }
+  await deps.flush?.();
+  const done: WarcCheckpoint = {
+    offset: 0,
+    record_id: null,
+    records_done: summary.records,
+    done: true,
+    summary,
+  };
+  await deps.saveCheckpoint?.(done);
+  return done;
+}

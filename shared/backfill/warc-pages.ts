@@ -1,0 +1,227 @@
+/**
+ * Reads a WARC stream (plain, one gzip member per record, or one gzip member for the whole file) with
+ * warcio and turns each record into an archived page or a counted reason to skip it. A record that
+ * cannot be read is an error with its offset; the records after it are still read.
+ */
+import { LimitReader, WARCParser, type WARCRecord } from "warcio";
+import { decodeBody } from "../fetch/charset";
+
+/** Why a record did not become a page; each is counted in the import summary. */
+export const SKIP_REASONS = [
+  "warcinfo",
+  "request",
+  "metadata",
+  "revisit",
+  "resource",
+  "other_type",
+  "truncated",
+  "http_status",
+  "not_html",
+  "too_large",
+  "invalid_url",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface ArchivedPage {
+  /** WARC-Target-URI. */
+  readonly url: string;
+  readonly status: number;
+  /** HTTP response headers, lower-case names. */
+  readonly headers: Record<string, string>;
+  readonly contentType: string;
+  /** Content-Encoding and chunking undone. */
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  readonly charset: string;
+  /** WARC-Date: when the archive fetched the page. */
+  readonly collectedAt: Date;
+}
+
+interface EntryPosition {
+  /**
+   * Byte offset of the record in the file, as warcio reports it: exact for plain files and one gzip
+   * member per record; in a whole-file gzip, the offset of a member boundary, which may lie anywhere.
+   */
+  readonly offset: number;
+  /** 1-based position of the record in the file. */
+  readonly ordinal: number;
+  /** WARC-Record-ID: a resumed read checks it finds the record it expects at `offset`. */
+  readonly recordId: string | null;
+}
+
+export type WarcEntry = EntryPosition &
+  (
+    | { readonly kind: "page"; readonly page: ArchivedPage }
+    | { readonly kind: "skipped"; readonly reason: SkipReason; readonly detail: string }
+    | { readonly kind: "error"; readonly detail: string }
+  );
+
+export interface ReadOptions {
+  /** Decoded page bytes beyond this are not read (the fetcher's cap, 5 MB). */
+  readonly maxBytes: number;
+  /** Where `source` starts in the file (a resumed read). */
+  readonly baseOffset?: number;
+  /** Records already read before `source` starts (their ordinals are not reused). */
+  readonly baseOrdinal?: number;
+  /** Records at the start of `source` to pass over unread (resuming a whole-file gzip). */
+  readonly skipRecords?: number;
+}
+
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+/** Types that say nothing: the body decides, as the fetcher sniffs them. */
+const VAGUE_TYPES = new Set(["", "text/plain", "application/octet-stream", "binary/octet-stream"]);
+const TYPE_SKIPS: Partial<Record<string, SkipReason>> = {
+  warcinfo: "warcinfo",
+  request: "request",
+  metadata: "metadata",
+  revisit: "revisit",
+  resource: "resource",
+};
+
+const mediaType = (contentType: string) => (contentType.split(";")[0] ?? "").trim().toLowerCase();
+const looksLikeHtml = (bytes: Uint8Array) =>
+  /^\s*<(!doctype html|html|head|body|!--)/i.test(new TextDecoder().decode(bytes.subarray(0, 512)));
+
+function headersOf(record: WARCRecord): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of record.httpHeaders?.headers ?? []) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+type Verdict = { kind: "skipped"; reason: SkipReason; detail: string } | { kind: "error"; detail: string };
+
+/** Everything decidable from the record's headers, before its body is read. */
+function judgeHeaders(record: WARCRecord): Verdict | null {
+  const statusline = record.warcHeaders.statusline;
+  if (!/^WARC\/\d/.test(statusline))
+    return {
+      kind: "error",
+      detail: `not a WARC record: starts with ${JSON.stringify(statusline.slice(0, 40))}`,
+    };
+  const type = record.warcType ?? "";
+  if (type !== "response") {
+    const reason = TYPE_SKIPS[type] ?? "other_type";
+    return { kind: "skipped", reason, detail: `WARC-Type ${type || "(none)"}` };
+  }
+  const truncated = record.warcHeader("WARC-Truncated");
+  if (truncated) return { kind: "skipped", reason: "truncated", detail: `WARC-Truncated: ${truncated}` };
+  const http = record.httpHeaders;
+  if (!http?.statusCode) return { kind: "error", detail: "response record without an HTTP status line" };
+  const status = Number(http.statusCode);
+  if (status < 200 || status >= 300)
+    return { kind: "skipped", reason: "http_status", detail: `HTTP ${status}` };
+  const url = record.warcTargetURI ?? "";
+  if (!isHttpUrl(url)) return { kind: "skipped", reason: "invalid_url", detail: `WARC-Target-URI ${url}` };
+  const date = new Date(record.warcDate ?? "");
+  if (Number.isNaN(date.getTime()))
+    return { kind: "error", detail: `WARC-Date ${record.warcDate} is not a date` };
+  const type2 = mediaType(http.headers.get("content-type") ?? "");
+  if (!HTML_TYPES.has(type2) && !VAGUE_TYPES.has(type2))
+    return { kind: "skipped", reason: "not_html", detail: `content type ${type2}` };
+  return null;
+}
+
+/** Reads the decoded body up to `maxBytes`; null when it is longer (the rest is skipped unread). */
+async function readCapped(record: WARCRecord, maxBytes: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of record.contentReader) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads what is left of the record's block, and tells whether the file ended before its Content-Length.
+ * Done here for every record: warcio's own skip loops forever on a block the file ends inside.
+ */
+async function drainCutShort(record: WARCRecord): Promise<boolean> {
+  const block = record._reader;
+  if (!(block instanceof LimitReader)) return false;
+  for await (const _ of block);
+  return block.limit > 0;
+}
+
+const CUT: Verdict = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
+
+async function toEntry(
+  record: WARCRecord,
+  maxBytes: number,
+): Promise<Verdict | { kind: "page"; page: ArchivedPage }> {
+  const verdict = judgeHeaders(record);
+  if (verdict) return (await drainCutShort(record)) ? CUT : verdict;
+  const headers = headersOf(record);
+  const contentType = headers["content-type"] ?? "";
+  const bytes = await readCapped(record, maxBytes);
+  if (await drainCutShort(record)) return CUT;
+  if (!bytes) return { kind: "skipped", reason: "too_large", detail: `body over ${maxBytes} bytes` };
+  if (!HTML_TYPES.has(mediaType(contentType)) && !looksLikeHtml(bytes))
+    return {
+      kind: "skipped",
+      reason: "not_html",
+      detail: `content type ${contentType || "(none)"}, body not HTML`,
+    };
+  const decoded = decodeBody(bytes, contentType);
+  return {
+    kind: "page",
+    page: {
+      url: record.warcTargetURI ?? "",
+      status: Number(record.httpHeaders?.statusCode),
+      headers,
+      contentType,
+      bytes,
+      text: decoded.text,
+      charset: decoded.charset,
+      collectedAt: new Date(record.warcDate ?? ""),
+    },
+  };
+}
+
+export async function* readWarc(
+  source: AsyncIterable<Uint8Array>,
+  opts: ReadOptions,
+): AsyncGenerator<WarcEntry> {
+  const base = opts.baseOffset ?? 0;
+  let ordinal = opts.baseOrdinal ?? 0;
+  let toSkip = opts.skipRecords ?? 0;
+  const parser = new WARCParser(source);
+  try {
+    for await (const record of parser) {
+      if (toSkip > 0) {
+        toSkip--;
+        continue;
+      }
+      ordinal++;
+      const position = {
+        offset: base + parser.offset,
+        ordinal,
+        recordId: record.warcHeader("WARC-Record-ID") ?? null,
+      };
+      try {
+        yield { ...position, ...(await toEntry(record, opts.maxBytes)) };
+      } catch (err) {
+        yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };
+      }
+    }
+  } catch (err) {
+    // The parser itself failed (a damaged gzip member, say): nothing after this point can be trusted.
+    yield {
+      offset: base + Math.max(parser.offset, 0),
+      ordinal: ordinal + 1,
+      recordId: null,
+      kind: "error",
+      detail: `unreadable from here: ${(err as Error).message}`,
+    };
+  }
+}

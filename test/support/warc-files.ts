@@ -1,0 +1,75 @@
+/** WARC files written with warcio's own writer, as a test needs them (plain, per-record gzip, whole-file gzip). */
+import { gzipSync } from "node:zlib";
+import { WARCRecord, WARCSerializer } from "warcio";
+
+export type WarcRecordSpec =
+  | {
+      readonly type: "response";
+      readonly url: string;
+      readonly date: string;
+      readonly body: string | Uint8Array;
+      readonly contentType?: string;
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+      readonly warcHeaders?: Record<string, string>;
+    }
+  | { readonly type: "request"; readonly url: string; readonly date: string }
+  | { readonly type: "revisit"; readonly url: string; readonly date: string }
+  | { readonly type: "metadata"; readonly url: string; readonly date: string }
+  | { readonly type: "warcinfo" };
+
+export type WarcLayout = "plain" | "record-gzip" | "file-gzip";
+
+const enc = new TextEncoder();
+
+function recordOf(spec: WarcRecordSpec): WARCRecord {
+  if (spec.type === "warcinfo")
+    return WARCRecord.createWARCInfo({ filename: "test.warc" }, { software: "storytrail tests" });
+  if (spec.type === "response") {
+    const body = typeof spec.body === "string" ? enc.encode(spec.body) : spec.body;
+    const status = spec.status ?? 200;
+    return WARCRecord.create(
+      {
+        url: spec.url,
+        date: spec.date,
+        type: "response",
+        statusline: `HTTP/1.1 ${status} ${status === 200 ? "OK" : "Status"}`,
+        httpHeaders: { "Content-Type": spec.contentType ?? "text/html; charset=utf-8", ...spec.headers },
+        warcHeaders: spec.warcHeaders ?? {},
+      },
+      [body],
+    );
+  }
+  if (spec.type === "request")
+    return WARCRecord.create(
+      {
+        url: spec.url,
+        date: spec.date,
+        type: "request",
+        statusline: "GET / HTTP/1.1",
+        httpHeaders: { Host: "x" },
+      },
+      [],
+    );
+  if (spec.type === "revisit")
+    return WARCRecord.create(
+      { url: spec.url, date: spec.date, type: "revisit", refersToUrl: spec.url, refersToDate: spec.date },
+      [],
+    );
+  return WARCRecord.create({ url: spec.url, date: spec.date, type: "metadata" }, [
+    enc.encode("via: test\r\n"),
+  ]);
+}
+
+/** Each record serialized on its own: plain bytes, or one gzip member. */
+export async function serializeRecords(specs: readonly WarcRecordSpec[], gzip: boolean): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (const spec of specs) out.push(Buffer.from(await WARCSerializer.serialize(recordOf(spec), { gzip })));
+  return out;
+}
+
+export async function writeWarc(specs: readonly WarcRecordSpec[], layout: WarcLayout): Promise<Buffer> {
+  const parts = await serializeRecords(specs, layout === "record-gzip");
+  const all = Buffer.concat(parts);
+  return layout === "file-gzip" ? gzipSync(all) : all;
+}
