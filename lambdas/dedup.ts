@@ -39,7 +39,9 @@ export function createDedupHandler(env: Env) {
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
     const article = { ...msg, fingerprint };
     const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
-    logger.info("clustered", { article_id: msg.article_id, ...out });
+    // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
+    // rel=canonical moved it.
+    logger.info("clustered", { correlation_id: msg.article_id, article_id: msg.article_id, ...out });
     const founded = out.cluster_id === clusterIdFor(msg.article_id);
     metrics.addMetric(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
     if (out.merged.length > 0) metrics.addMetric(dedupMetrics.merges, MetricUnit.Count, out.merged.length);

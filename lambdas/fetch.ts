@@ -25,6 +25,7 @@ import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { fetchMessageSchema } from "../shared/records";
+import { articleIdFor } from "../shared/url/canonical-url";
 
 /** robots.txt is cached per warm container for this long. */
 const ROBOTS_TTL_MS = 15 * 60 * 1000;
@@ -77,16 +78,19 @@ export function createFetchHandler(env: Env) {
       // A malformed message cannot succeed on retry: fail it so that redrive parks it in the DLQ.
       throw new Error(`malformed fetch message ${record.messageId}: ${parsed.error.message}`);
     }
+    // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
+    // URL through the pipeline (`fields correlation_id` in Logs Insights).
+    const correlation_id = articleIdFor(parsed.data.url);
     try {
       const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
       const outcome = await fetchAttempt(parsed.data, delivery, { ...deps, robots });
-      logger.info("fetched", { url: parsed.data.url, ...outcome });
+      logger.info("fetched", { correlation_id, url: parsed.data.url, ...outcome });
       count(outcome.kind === "failed" ? outcome.reason : outcome.kind, parsed.data.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
-        logger.warn("transient fetch failure", { url: parsed.data.url, reason: err.reason });
+        logger.warn("transient fetch failure", { correlation_id, url: parsed.data.url, reason: err.reason });
         count(err.reason, parsed.data.source_id);
-      } else logger.error("fetch failed", { url: parsed.data.url, error: String(err) });
+      } else logger.error("fetch failed", { correlation_id, url: parsed.data.url, error: String(err) });
       throw err;
     }
   };
