@@ -3,6 +3,8 @@
  * (a template change that breaks body or date extraction shows up as a fall against the source's own
  * recent history, not against a global threshold).
  */
+import { median } from "../stats/median";
+
 export interface QualitySample {
   readonly article_id: string;
   readonly source_id: string;
@@ -47,13 +49,6 @@ export const DEFAULT_THRESHOLDS: DropThresholds = {
 
 /** How many daily figures a source keeps (bounded: the item never grows past this). */
 export const HISTORY_DAYS = 14;
-
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 export function summarise(samples: Iterable<QualitySample>, day: string): Map<string, DailyQuality> {
   const bySource = new Map<string, { words: number[]; dated: number }>();

@@ -1,4 +1,5 @@
 /** The per-publisher quality table `storytrail quality` prints: the latest day against the history. */
+import { median } from "../stats/median";
 import type { DailyQuality } from "./publisher-stats";
 import type { QualityFinding } from "./quality-run";
 
@@ -7,13 +8,6 @@ export interface SourceQuality {
   readonly history: readonly DailyQuality[];
   readonly findings: readonly QualityFinding[];
 }
-
-const median = (xs: readonly number[]): number => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 const HEADER = [
   "source",

@@ -2,7 +2,9 @@
  * What the report shows, computed from the dataset: the top stories, each one's spread, the outlets
  * quickest to pick up a story someone else published first, and extraction quality per publisher.
  */
+
 import type { Dataset, StoryRow } from "../export/dataset";
+import { median } from "../stats/median";
 
 export interface OutletSpeed {
   readonly publication: string;
@@ -31,13 +33,6 @@ export interface ReportData {
   readonly top: readonly StoryRow[];
   readonly fastest: readonly OutletSpeed[];
   readonly quality: readonly PublisherQuality[];
-}
-
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 function fastestOutlets(stories: readonly StoryRow[]): OutletSpeed[] {
