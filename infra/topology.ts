@@ -118,7 +118,8 @@ export const topology: Topology = {
     hosts: {
       partitionKey: { name: "host", type: "S" },
       timeToLiveAttribute: "expires_at",
-      description: "Per-host pacing shared by every fetch Lambda: the earliest time of the next request.",
+      description:
+        "Per-host pacing shared by discovery and every fetch Lambda: the earliest time of the next request.",
     },
     fingerprints: {
       // Dedup's own small item per article (~2 KB), apart from the article (~5 KB): every dedup
@@ -172,7 +173,8 @@ export const topology: Topology = {
       timeoutSeconds: 600,
       trigger: { kind: "schedule", cron: "cron(0 5 * * ? *)", description: "Daily crawl at 05:00 UTC" },
       access: {
-        tables: { frontier: "readwrite", sources: "readwrite" },
+        // hosts: discovery's requests keep the pace fetch keeps (shared/fetch/request-pacing.ts).
+        tables: { frontier: "readwrite", sources: "readwrite", hosts: "readwrite" },
         queues: { fetch: "send" },
         buckets: {},
       },

@@ -5,6 +5,7 @@ import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
 import { makeSqsClient } from "../shared/aws/sqs-client";
@@ -38,6 +39,10 @@ export function createDiscoverHandler(env: Env) {
   const frontier = new FrontierTable(doc, resource.table(env, "frontier"));
   const sourceState = new SourcesTable(doc, resource.table(env, "sources"));
   const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
+  // The Hosts table fetch paces by: discovery's requests (robots.txt, sitemaps, feeds) and fetch's keep one pace per host.
+  const hosts = resource.table(env, "hosts");
+  const minDelayMs = settings.STORYTRAIL_MIN_HOST_DELAY_MS;
+  const robotsPacer = new HostPaceTable(doc, hosts, { minDelayMs });
 
   return async (event: DiscoverEvent, context?: Context): Promise<DiscoverRunSummary> => {
     if (context) logger.addContext(context);
@@ -45,7 +50,9 @@ export function createDiscoverHandler(env: Env) {
     const runId = event.run_id ?? new Date().toISOString().slice(0, 13);
     const summary = await runDiscovery(sources, runId, {
       http,
-      robots: new RobotsCache(http, settings.STORYTRAIL_USER_AGENT),
+      robots: new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, robotsPacer),
+      minHostDelayMs: minDelayMs,
+      pacer: (opts) => new HostPaceTable(doc, hosts, opts),
       frontier,
       sourceState,
       fetchQueue,

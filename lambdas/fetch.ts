@@ -57,7 +57,7 @@ export function createFetchHandler(env: Env) {
   const pacer = new HostPaceTable(doc, resource.table(env, "hosts"), {
     minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS,
   });
-  let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
+  let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
   let robotsSince = Date.now();
   const deps = {
     http,
@@ -98,7 +98,7 @@ export function createFetchHandler(env: Env) {
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) logger.addContext(context);
     if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
-      robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT);
+      robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
       robotsSince = Date.now();
     }
     try {

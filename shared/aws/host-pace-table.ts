@@ -3,11 +3,13 @@
  * already keeps one batch per host in flight; this table closes the gap between two batches handled
  * by different containers: each request reserves the host's next slot with a conditional write, so
  * two requests to one host are always at least the politeness rule's interval apart (crawl-delay.ts).
+ * When a request ends, `done` moves the host's next slot to one interval after that end
+ * (request-pacing.ts): one more conditional write per request.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { Pacer } from "../crawl/ports";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hostIntervalMs } from "../fetch/crawl-delay";
 import { sleepMs } from "../fetch/host-pacer";
+import type { Pacer } from "../fetch/request-pacing";
 import { isConditionalCheckFailure } from "./conditional-check";
 
 export interface HostPaceOptions {
@@ -66,5 +68,23 @@ export class HostPaceTable implements Pacer {
       return;
     }
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
+  }
+
+  async done(host: string, crawlDelaySeconds?: number | null): Promise<void> {
+    const next = this.now() + this.intervalMs(crawlDelaySeconds);
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { host },
+          UpdateExpression: "SET next_at = :next, expires_at = :expires",
+          // A later slot already reserved (a concurrent request queued behind this one) stays.
+          ConditionExpression: "attribute_not_exists(next_at) OR next_at < :next",
+          ExpressionAttributeValues: { ":next": next, ":expires": Math.ceil(next / 1000) + 86_400 },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionalCheckFailure(err)) throw err;
+    }
   }
 }

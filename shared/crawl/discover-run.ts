@@ -16,7 +16,7 @@ import type { Source } from "../discover/sources";
 import { HostPacer } from "../fetch/host-pacer";
 import type { HttpClient } from "../fetch/http";
 import type { FailureReason, FetchMessage } from "../records";
-import type { FetchQueue, Frontier, SourceState } from "./ports";
+import type { FetchQueue, Frontier, Pacer, SourceState } from "./ports";
 
 export interface DiscoverRunDeps {
   readonly http: HttpClient;
@@ -31,6 +31,11 @@ export interface DiscoverRunDeps {
   readonly remainingMs?: () => number;
   /** Sources discovered at once (default SOURCE_CONCURRENCY). */
   readonly sourceConcurrency?: number;
+  /** STORYTRAIL_MIN_HOST_DELAY_MS: no source's requests are closer together than this (default 0). */
+  readonly minHostDelayMs?: number;
+  /** A source's pacer (default: a HostPacer of its own); in Lambda, the Hosts table fetch paces by too,
+   * so discovery's and fetch's requests to one host keep one pace. `sleep` ends with the source's budget. */
+  readonly pacer?: (opts: { minDelayMs: number; sleep: (ms: number) => Promise<void> }) => Pacer;
 }
 
 export interface SourceRunSummary {
@@ -152,12 +157,13 @@ async function runSource(
   let enqueued = 0;
   const startedAt = deps.now();
   const since = await deps.sourceState.lastSuccess(source.id);
-  // The source's own pacer, whose waits end when its budget does. The Crawl-delay clamp is the
-  // pacer's (shared/fetch), one rule for discovery and fetch.
-  const pacer = new HostPacer({
-    minDelayMs: source.min_delay_ms ?? DEFAULT_DISCOVERY_DELAY_MS,
+  // The source's pacer, whose waits end when its budget does. The Crawl-delay clamp is the pacer's
+  // (shared/fetch), one rule for discovery and fetch; the deployment's minimum holds here too.
+  const pacerOpts = {
+    minDelayMs: Math.max(source.min_delay_ms ?? DEFAULT_DISCOVERY_DELAY_MS, deps.minHostDelayMs ?? 0),
     sleep: abortableSleep(signal),
-  });
+  };
+  const pacer = deps.pacer ? deps.pacer(pacerOpts) : new HostPacer(pacerOpts);
   const found = signal.aborted
     ? { urls: [], problems: [] as DiscoveryProblem[] }
     : await discoverSource(source, {

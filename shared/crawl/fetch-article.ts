@@ -10,6 +10,7 @@ import {
 } from "../extract/article";
 import { cutChars, FIELD_CAPS } from "../extract/field-caps";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
+import { pacedBy } from "../fetch/request-pacing";
 import {
   type Extraction,
   type FailureReason,
@@ -17,7 +18,7 @@ import {
   RECORD_VERSION,
   recordInstants,
 } from "../records";
-import { articleIdFor, hostOf, resolveCanonical } from "../url/canonical-url";
+import { articleIdFor, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 
 export interface FetchDeps {
@@ -90,13 +91,14 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
       `robots.txt not read: ${rules.detail ?? "disallow all"}`,
     );
   if (!rules.isAllowed(msg.url)) return fail("robots_disallowed", `robots.txt disallows ${msg.url}`);
-  await deps.pacer.wait(hostOf(msg.url), rules.crawlDelaySeconds);
 
   const previous = await deps.frontier.get(msg.url);
+  // Every request of this fetch (each redirect hop too) takes its turn with the host's other requests.
   const res = await deps.http.fetch(msg.url, {
     accept: "html",
     etag: previous?.etag ?? null,
     lastModified: previous?.last_modified ?? null,
+    pace: pacedBy(deps.pacer, msg.url, rules.crawlDelaySeconds),
   });
   if (!res.ok) return fail(res.reason, res.detail, res.status);
   if (res.notModified && previous?.article_id) {

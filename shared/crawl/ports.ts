@@ -94,7 +94,5 @@ export interface DedupQueue {
   send(messages: readonly DedupMessage[]): Promise<void>;
 }
 
-/** Spaces requests to one host: resolves when a request may start, and reserves that slot. */
-export interface Pacer {
-  wait(host: string, crawlDelaySeconds?: number | null): Promise<void>;
-}
+/** Spaces requests to one host (declared with the request pacing that uses it). */
+export type { Pacer } from "../fetch/request-pacing";

@@ -6,8 +6,9 @@
 
 import { HostPacer } from "../fetch/host-pacer";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
+import { type Pacer, pacedBy } from "../fetch/request-pacing";
 import type { FailureReason } from "../records";
-import { canonicalUrl, hostOf, InvalidUrlError } from "../url/canonical-url";
+import { canonicalUrl, InvalidUrlError } from "../url/canonical-url";
 import { parseFeed } from "./feed";
 import { exactIso, type HintDate, latestPossibleMs, looseIso } from "./hint-date";
 import { HostScope, OffScopeTally } from "./host-scope";
@@ -59,8 +60,8 @@ export interface DiscoverOptions {
   since: Date | null;
   now: Date;
   limits?: Partial<DiscoveryLimits>;
-  /** Shared pacer (e.g. one per process); by default one per call using the source's min_delay_ms. */
-  pacer?: HostPacer;
+  /** Paces every request (the Hosts table in Lambda); by default one HostPacer per call using the source's min_delay_ms. */
+  pacer?: Pacer;
   /** Ends discovery early (the run's time budget): documents not yet read are skipped, what was found is returned. */
   signal?: AbortSignal;
 }
@@ -149,10 +150,13 @@ export async function discoverSource(
       problems.push({ url, reason: "robots_disallowed", detail: "disallowed by robots.txt" });
       return null;
     }
-    await pacer.wait(hostOf(url), rules.crawlDelaySeconds);
+    const res = await opts.http.fetch(url, {
+      accept: "feed",
+      limits: { maxBytes: limits.maxDocumentBytes },
+      pace: pacedBy(pacer, url, rules.crawlDelaySeconds, () => !opts.signal?.aborted),
+    });
     // A wait cut short by the run's time budget: the document is left for the next run.
     if (opts.signal?.aborted) return null;
-    const res = await opts.http.fetch(url, { accept: "feed", limits: { maxBytes: limits.maxDocumentBytes } });
     if (!res.ok) {
       problems.push({ url, reason: res.reason, detail: res.detail });
       return null;

@@ -4,6 +4,7 @@
  * more than 5 redirects → unavailable (allow all); bodies over 500 KiB are parsed up to the cap.
  */
 import type { HttpClient } from "../fetch/http";
+import { type Pacer, pacedBy } from "../fetch/request-pacing";
 import { robotsToken } from "../fetch/user-agent";
 import type { FailureReason } from "../records";
 import { escapePath, ROBOTS_MAX_BYTES, RobotsTxt } from "./robots-txt";
@@ -87,9 +88,12 @@ export function parseRobots(
 export class RobotsCache {
   private readonly cache = new Map<string, Promise<RobotsRules>>();
 
+  /** With a `pacer`, the robots.txt request keeps the host's pace like any other (its own Crawl-delay
+   * is not known yet: the minimum applies). */
   constructor(
     private readonly http: HttpClient,
     private readonly userAgent: string,
+    private readonly pacer?: Pacer,
   ) {}
 
   /** The rules for `url`'s origin; concurrent callers share one fetch. Never rejects. */
@@ -119,6 +123,7 @@ export class RobotsCache {
       contentTypes: ["*"],
       truncate: true,
       limits: { maxBytes: ROBOTS_MAX_BYTES, totalTimeoutMs: ROBOTS_TIMEOUT_MS },
+      ...(this.pacer ? { pace: pacedBy(this.pacer, robotsUrl, null) } : {}),
     });
     if (res.ok) return parseRobots(robotsUrl, res.text, this.userAgent, { truncated: res.truncated });
     const why = `${robotsUrl}: ${res.reason} (${res.detail})`;

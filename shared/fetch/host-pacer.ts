@@ -4,6 +4,7 @@
  * queue up behind each other instead of all firing after the same wait.
  */
 import { hostIntervalMs, MAX_CRAWL_DELAY_MS } from "./crawl-delay";
+import type { Pacer } from "./request-pacing";
 
 export interface HostPacerOptions {
   minDelayMs: number;
@@ -26,12 +27,12 @@ export async function sleepMs(ms: number): Promise<void> {
   }
 }
 
-export class HostPacer {
+export class HostPacer implements Pacer {
   private readonly minDelayMs: number;
   private readonly maxCrawlDelayMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Host → time the last granted request started (or will start). */
+  /** Host → the last granted request's start (or when it will start), or the end of the last request. */
   private readonly last = new Map<string, number>();
 
   constructor(opts: HostPacerOptions) {
@@ -62,6 +63,13 @@ export class HostPacer {
   /** Resolves when a request to `host` may start, and reserves that slot. */
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
     await this.waitWithin(host, crawlDelaySeconds, Number.POSITIVE_INFINITY);
+  }
+
+  /** A request to `host` has ended: the next starts one interval from now (request-pacing.ts says why). */
+  async done(host: string, _crawlDelaySeconds?: number | null): Promise<void> {
+    const now = this.now();
+    // A slot already granted later (a concurrent caller queued behind this request) stays.
+    this.last.set(host, Math.max(now, this.last.get(host) ?? now));
   }
 
   /**

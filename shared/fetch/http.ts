@@ -15,6 +15,7 @@ import { readBody } from "./body-decoding";
 import { decodeBody } from "./charset";
 import { classify, isStaleSocket, LimitError, type Refusal, TimeoutError } from "./fetch-errors";
 import { isRedirect, RedirectTrail, vetUrl } from "./redirects";
+import type { RequestPacer } from "./request-pacing";
 import { discard } from "./response-drain";
 import { type AcceptOptions, acceptHeader, judgeResponse, sniffRefusal } from "./response-policy";
 
@@ -40,6 +41,8 @@ export interface FetchOptions extends AcceptOptions {
   etag?: string | null;
   lastModified?: string | null;
   limits?: Partial<FetchLimits>;
+  /** Paces each request this fetch sends (request-pacing.ts); the waits do not count against totalTimeoutMs. */
+  pace?: RequestPacer;
 }
 
 export interface FetchSuccess {
@@ -132,15 +135,49 @@ export class HttpClient {
 
     const controller = new AbortController();
     let deadlineHit = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      controller.abort(new Error(`deadline of ${limits.totalTimeoutMs} ms exceeded`));
-    }, limits.totalTimeoutMs);
+    // The deadline runs while requests are out, and stands still while the pacer holds one back.
+    let timeLeft = limits.totalTimeoutMs;
+    let armedAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      armedAt = Date.now();
+      timer = setTimeout(() => {
+        deadlineHit = true;
+        controller.abort(new Error(`deadline of ${limits.totalTimeoutMs} ms exceeded`));
+      }, timeLeft);
+    };
+    const disarm = () => {
+      clearTimeout(timer);
+      timeLeft = Math.max(0, timeLeft - (Date.now() - armedAt));
+    };
+    /** The hop whose request is out and whose end the pacer has not been told of. */
+    let outstanding: string | null = null;
+    /** The pacer's own failures (its storage) are not the fetch's: they are thrown, not classified. */
+    let pacing = false;
+    const ended = async () => {
+      const hop = outstanding;
+      outstanding = null;
+      if (hop !== null) await opts.pace?.after(hop);
+    };
     const trail = new RedirectTrail(first, limits.maxRedirects, this.allowPrivate);
     let status: number | null = null;
     const sent = this.requestHeaders(opts);
+    arm();
     try {
       for (;;) {
+        if (opts.pace) {
+          disarm();
+          pacing = true;
+          const go = await opts.pace.before(trail.current);
+          pacing = false;
+          if (!go)
+            return fail(trail.current, status, {
+              reason: "timeout",
+              detail: "not sent: the caller's time ran out while waiting for the host's turn",
+            });
+          outstanding = trail.current;
+          arm();
+        }
         const send = (fresh: boolean) => this.send(trail.current, sent, limits, controller.signal, fresh);
         // A kept-alive socket the server closed while we were busy fails at once: a GET is safe to
         // send once more, on a fresh connection.
@@ -153,6 +190,7 @@ export class HttpClient {
 
         if (isRedirect(status)) {
           await discard(res);
+          await ended();
           const refused = trail.follow(status, headers.location);
           if (refused) return fail(trail.current, status, refused);
           continue;
@@ -191,9 +229,11 @@ export class HttpClient {
         };
       }
     } catch (err) {
+      if (pacing) throw err;
       return fail(trail.current, status, classify(err, deadlineHit));
     } finally {
       clearTimeout(timer);
+      await ended();
     }
   }
 

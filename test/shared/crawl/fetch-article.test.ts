@@ -139,7 +139,7 @@ describe("fetchArticle's failure records", () => {
     deps = {
       http,
       robots: new RobotsCache(http, "storytrail-test/1"),
-      pacer: { wait: async () => {} },
+      pacer: { wait: async () => {}, done: async () => {} },
       frontier: new FrontierTable(runtime.clients.doc, runtime.resources.tables.frontier),
       articles: new ArticlesTable(runtime.clients.doc, runtime.resources.tables.articles),
       rawSamples: new RawSamplesBucket(runtime.clients.s3, runtime.resources.buckets.raw),

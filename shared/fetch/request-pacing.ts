@@ -1,0 +1,61 @@
+/**
+ * One politeness rule for every request to a host — robots.txt, sitemaps, feeds, pages and each
+ * redirect hop — through one Pacer: the process's HostPacer, or the Hosts table shared by every
+ * function (shared/aws/host-pace-table.ts).
+ *
+ * The gap is counted from the end of one request to the start of the next, not from slot to slot: a
+ * request can leave well after its slot (a busy event loop, a storage read in between), and the load
+ * bench measured two page requests to one host 138 ms apart under a 200 ms delay when the next slot
+ * was counted from the late one's slot (test/shared/fetch/request-pacing.test.ts).
+ */
+import { hostOf } from "../url/canonical-url";
+
+/** Spaces requests to one host (shared/fetch/crawl-delay.ts gives the interval). */
+export interface Pacer {
+  /** Resolves when a request to `host` may start, and reserves that slot. */
+  wait(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+  /** A request to `host` has ended (answered or failed): the next may start one interval from now. */
+  done(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+}
+
+/** What HttpClient calls around each request it sends (the first and every redirect hop). */
+export interface RequestPacer {
+  /** Resolves when the request to `url` may be sent; false: it must not be (the caller's time ran out). */
+  before(url: string): Promise<boolean>;
+  /** The request to `url` has ended. */
+  after(url: string): Promise<void>;
+}
+
+function hostOrNull(url: string): string | null {
+  try {
+    return hostOf(url);
+  } catch {
+    return null; // not a URL HttpClient will send; it refuses it itself
+  }
+}
+
+/**
+ * Paces the requests of one fetch of `url`: its own host with the Crawl-delay its robots.txt states,
+ * any other host a redirect leads to at the minimum. `stillWanted` (e.g. a time budget) is asked
+ * after each wait, so a wait cut short sends nothing.
+ */
+export function pacedBy(
+  pacer: Pacer,
+  url: string,
+  crawlDelaySeconds: number | null,
+  stillWanted: () => boolean = () => true,
+): RequestPacer {
+  const home = hostOrNull(url);
+  const delayFor = (host: string) => (host === home ? crawlDelaySeconds : null);
+  return {
+    before: async (hop) => {
+      const host = hostOrNull(hop);
+      if (host !== null) await pacer.wait(host, delayFor(host));
+      return stillWanted();
+    },
+    after: async (hop) => {
+      const host = hostOrNull(hop);
+      if (host !== null) await pacer.done(host, delayFor(host));
+    },
+  };
+}
