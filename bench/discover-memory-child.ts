@@ -1,7 +1,7 @@
 /**
  * One discovery measurement in a fresh process, so its peak RSS is its own (bench/discover-memory.ts).
  *
- *   npx tsx bench/discover-memory-child.ts discover SITEMAP_URL HOMEPAGE MAX_URLS
+ *   npx tsx bench/discover-memory-child.ts discover SITEMAP_URL HOMEPAGE MAX_URLS [SOURCES_AT_ONCE]
  *   npx tsx bench/discover-memory-child.ts parse ENTRIES MAX_ENTRIES      (no HTTP: text built in-process)
  * → one JSON line {urls, ms, maxRssMb, heapAfterMb}
  */
@@ -12,26 +12,39 @@ import { HostPacer } from "../shared/fetch/host-pacer";
 import { HttpClient } from "../shared/fetch/http";
 import { memorySitemap } from "./discover-memory-sitemap";
 
-const [mode, a, b, c] = process.argv.slice(2);
+const [mode, a, b, c, d] = process.argv.slice(2);
 const started = performance.now();
 let urls = 0;
 let problems: string[] = [];
 if (mode === "discover") {
   const http = new HttpClient({ userAgent: "storytrail-bench/0.1", allowPrivateAddresses: true });
-  const r = await discoverSource(
-    { id: "bench", publication: "Bench", homepage: b!, feeds: [], sitemaps: [a!], allowed_hosts: ["n.ws"] },
-    {
-      http,
-      robots: new RobotsCache(http, "storytrail-bench/0.1"),
-      since: null,
-      now: new Date(),
-      pacer: new HostPacer({ minDelayMs: 0 }),
-      limits: { maxUrls: Number(c) },
-    },
+  const robots = new RobotsCache(http, "storytrail-bench/0.1");
+  // `d` sources at once, as the discover λ runs them (SOURCE_CONCURRENCY), each with its own copy.
+  const results = await Promise.all(
+    Array.from({ length: Number(d ?? 1) }, (_, i) =>
+      discoverSource(
+        {
+          id: `bench${i}`,
+          publication: "Bench",
+          homepage: b!,
+          feeds: [],
+          sitemaps: [`${a!}?copy=${i}`],
+          allowed_hosts: ["n.ws"],
+        },
+        {
+          http,
+          robots,
+          since: null,
+          now: new Date(),
+          pacer: new HostPacer({ minDelayMs: 0 }),
+          limits: { maxUrls: Number(c) },
+        },
+      ),
+    ),
   );
   await http.close();
-  urls = r.urls.length;
-  problems = r.problems.map((p) => `${p.reason}: ${p.detail}`);
+  urls = results.reduce((n, r) => n + r.urls.length, 0);
+  problems = results.flatMap((r) => r.problems.map((p) => `${p.reason}: ${p.detail}`));
 } else {
   const text = memorySitemap(Number(a));
   const sm = parseSitemap(text, { maxEntries: Number(b) });

@@ -1,7 +1,8 @@
 /**
  * Discovery's memory at its caps (issue 14): a 49.6 MB sitemap of 1.1 M entries, served over loopback and
- * read by discoverSource at the default URL cap (50,000), each run in a fresh process so its peak RSS is
- * its own; beside it the parse alone with and without the cap. The discover function has 512 MB
+ * read by discoverSource at the default URL cap (50,000), alone and by 4 sources at once as the discover λ
+ * runs them, each run in a fresh process so its peak RSS is its own; beside it the parse alone with and
+ * without the cap. The worst discoverSource row is the peak infra/memory-sizing.ts sizes the function by. The discover function has 512 MB
  * (infra/topology.ts); before the URL cap applied while parsing this sitemap peaked at ~1 GB.
  */
 import { execFile } from "node:child_process";
@@ -9,6 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
+import { SOURCE_CONCURRENCY } from "../shared/crawl/discover-run";
 import { DEFAULT_DISCOVERY_LIMITS } from "../shared/discover/discover-source";
 import { MEMORY_SITEMAP_ENTRIES, memorySitemap } from "./discover-memory-sitemap";
 
@@ -19,6 +21,8 @@ export interface DiscoverMemoryRow {
   maxRssMb: number;
   heapAfterMb: number;
   problems: string[];
+  /** The discover function's own work at its caps (the rows its size is derived from). */
+  sizing?: boolean;
 }
 
 /** Asynchronous, so this process's loopback server keeps answering the child. */
@@ -34,7 +38,7 @@ async function child(args: string[]): Promise<Omit<DiscoverMemoryRow, "what">> {
 export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: DiscoverMemoryRow[] }> {
   const body = Buffer.from(memorySitemap(MEMORY_SITEMAP_ENTRIES));
   const server = http.createServer((req, res) => {
-    if (req.url === "/sitemap.xml") {
+    if (req.url?.split("?")[0] === "/sitemap.xml") {
       res.writeHead(200, { "content-type": "application/xml", "content-length": body.length });
       res.end(body);
     } else {
@@ -49,7 +53,19 @@ export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: Disc
     const rows: DiscoverMemoryRow[] = [
       {
         what: `discoverSource over HTTP, URL cap ${cap}`,
+        sizing: true,
         ...(await child(["discover", `${base}/sitemap.xml`, `${base}/`, String(cap)])),
+      },
+      {
+        what: `${SOURCE_CONCURRENCY} sources at once (as the discover λ runs them), each its own copy, URL cap ${cap}`,
+        sizing: true,
+        ...(await child([
+          "discover",
+          `${base}/sitemap.xml`,
+          `${base}/`,
+          String(cap),
+          String(SOURCE_CONCURRENCY),
+        ])),
       },
       {
         what: `parseSitemap, maxEntries ${cap}`,

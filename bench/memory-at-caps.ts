@@ -1,7 +1,8 @@
 /**
  * Peak memory of one extraction at the fetch function's caps: for each hostile page shape, filled to the
- * fetch byte cap (5 MiB), a fresh Node process runs the extractor bundled as Lambda bundles it and
- * reports its peak RSS, beside the fetch function's memory size from the topology.
+ * fetch byte cap (5 MiB), a fresh Node process builds the fetch handler and runs the extractor, bundled
+ * as Lambda bundles them, and reports its peak RSS, beside the fetch function's memory size from the
+ * topology. The worst shape's peak is the one infra/memory-sizing.ts sizes the function by.
  *
  *   npx tsx bench/memory-at-caps.ts [NODE_OPTION…]   → a table, and one JSON line per shape
  *   (e.g. --max-old-space-size=128, the heap a 256 MB function's V8 keeps to; npm test runs it so)
@@ -31,11 +32,19 @@ export interface MemoryAtCap {
 
 const repo = path.resolve(import.meta.dirname, "..");
 
-// The child: make the page, extract it once, report. Bundled, so no TypeScript loader is in the process.
+// The child: build the fetch handler (its SDK clients and every module it loads, as a warm container
+// holds them), make the page, extract it once, report. Bundled, so no TypeScript loader is in the process.
 const CHILD = `
 import { extractArticle } from ${JSON.stringify(path.join(repo, "shared/extract/article.ts"))};
+import { createFetchHandler } from ${JSON.stringify(path.join(repo, "lambdas/fetch.ts"))};
+import { environmentFor } from ${JSON.stringify(path.join(repo, "infra/topology.ts"))};
 import { HOSTILE_SHAPES } from ${JSON.stringify(path.join(repo, "bench/hostile-pages.ts"))};
 const [shape, bytes] = [process.argv[2], Number(process.argv[3])];
+const named = (f) => new Proxy({}, { get: (_, k) => f(String(k)) });
+createFetchHandler({
+  ...environmentFor("fetch", { tables: named((t) => "t-" + t), queueUrls: named((q) => "https://sqs.us-east-1.amazonaws.com/1/" + q), buckets: named((b) => "b-" + b) }),
+  AWS_REGION: "us-east-1",
+});
 const baseline = process.memoryUsage().rss;
 const html = shape === "ordinary page" ? "<html><body><article><p>" + "A sentence of an ordinary story. ".repeat(200) + "</p></article></body></html>" : HOSTILE_SHAPES[shape](bytes);
 const t = performance.now();

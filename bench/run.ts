@@ -52,6 +52,17 @@ const results: Record<string, unknown> = {
 };
 const started = performance.now();
 
+/** A fresh peak against the recorded one the function's size is derived from; past its headroom the bench fails. */
+async function checkRecordedPeak(fn: "fetch" | "discover", peakMb: number): Promise<void> {
+  const { MEASURED_PEAKS, MEMORY_HEADROOM, withinRecordedPeak } = await import("../infra/memory-sizing");
+  const recorded = MEASURED_PEAKS[fn].peakMb;
+  const ok = withinRecordedPeak(fn, peakMb);
+  log(
+    `${fn} λ: peak ${sig(peakMb)} MB against the recorded ${recorded} MB × ${MEMORY_HEADROOM}: ${ok ? "within" : "OVER: re-measure, update infra/memory-sizing.ts (and the size it gives)"}`,
+  );
+  if (!ok) process.exitCode = 1;
+}
+
 if (want("extract")) {
   log("extraction …");
   const { benchExtraction } = await import("./extract-speed");
@@ -130,6 +141,8 @@ if (want("discover")) {
       r.rows.map((x) => [x.what, x.urls, x.ms, x.maxRssMb, x.heapAfterMb]),
     )}`,
   );
+  const peak = Math.max(...r.rows.filter((x) => x.sizing).map((x) => x.maxRssMb));
+  await checkRecordedPeak("discover", peak);
 }
 
 if (want("load")) {
@@ -344,6 +357,7 @@ if (want("memory")) {
   const rows = await measureAtCaps();
   results.memory = rows;
   print(memoryTable(rows));
+  await checkRecordedPeak("fetch", Math.max(...rows.map((r) => r.peakMb)));
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;

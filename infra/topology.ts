@@ -10,6 +10,7 @@ import {
   type QueueName,
   type TableName,
 } from "../shared/config/resource-names";
+import { measuredMemoryMb } from "./memory-sizing";
 
 export type { BucketName, QueueName, TableName };
 export { envNames };
@@ -169,7 +170,8 @@ export const topology: Topology = {
   functions: {
     discover: {
       entry: "lambdas/discover.ts",
-      memoryMb: 512,
+      // Measured: 4 sources at once at the sitemap caps peak at 445 MB (infra/memory-sizing.ts).
+      memoryMb: measuredMemoryMb("discover"),
       timeoutSeconds: 600,
       trigger: { kind: "schedule", cron: "cron(0 5 * * ? *)", description: "Daily crawl at 05:00 UTC" },
       access: {
@@ -183,9 +185,9 @@ export const topology: Topology = {
     fetch: {
       entry: "lambdas/fetch.ts",
       // Fetch mostly waits (network, host pacing), and Lambda bills the wait by memory: 256 MB halves
-      // the largest Lambda line against 512 MB (bench/cost-model.ts). A page at the 5 MB cap peaks at
-      // ~90 MB above the process's baseline while it is parsed and signed (out of ~230 MB in a tsx run).
-      memoryMb: 256,
+      // the largest Lambda line against 512 MB (bench/cost-model.ts). Measured: the worst page at the
+      // 5 MiB cap peaks at 227 MB with the handler loaded (infra/memory-sizing.ts).
+      memoryMb: measuredMemoryMb("fetch"),
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batch size 1: in a FIFO batch, a retried failure also fails (and counts a receive against)
       // every later message of the same host, which would push healthy pages towards the DLQ.

@@ -1,10 +1,12 @@
 /**
  * Extraction at the fetch caps stays inside the fetch function's memory: every hostile page shape,
  * filled to the fetch byte cap, extracted in a fresh process whose V8 heap is held to half the
- * function's size (as a small Lambda's is), must finish, keep the article, and peak below the size.
+ * function's size (as a small Lambda's is), must finish, keep the article, and peak below the size and
+ * within the headroom over the recorded peak the size was derived from (infra/memory-sizing.ts).
  */
 import { describe, expect, it } from "vitest";
 import { measureAtCaps } from "../../bench/memory-at-caps";
+import { withinRecordedPeak } from "../../infra/memory-sizing";
 import { topology } from "../../infra/topology";
 
 describe("memory at the caps", () => {
@@ -13,6 +15,8 @@ describe("memory at the caps", () => {
     const rows = await measureAtCaps(undefined, [`--max-old-space-size=${functionMb / 2}`]);
     for (const r of rows) {
       expect(r.peakMb, `${r.shape}: peak ${r.peakMb.toFixed(0)} MB`).toBeLessThan(functionMb);
+      // A change that raises the peak past the recorded one (which sized the function) fails here.
+      expect(withinRecordedPeak("fetch", r.peakMb), `${r.shape}: peak ${r.peakMb.toFixed(0)} MB`).toBe(true);
       expect(r.words, `${r.shape}: the article before the hostile part`).toBeGreaterThanOrEqual(420);
     }
   });

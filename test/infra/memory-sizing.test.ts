@@ -1,0 +1,34 @@
+/**
+ * The topology's memory sizes are derived from measured peaks (infra/memory-sizing.ts), not set by
+ * hand: each measured function has exactly the size its peak and the headroom call for.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  MEASURED_PEAKS,
+  type MeasuredFunction,
+  memoryForPeak,
+  withinRecordedPeak,
+} from "../../infra/memory-sizing";
+import { topology } from "../../infra/topology";
+
+describe("memory sizes from measurements", () => {
+  for (const fn of Object.keys(MEASURED_PEAKS) as MeasuredFunction[]) {
+    it(`${fn}: the size is the measured peak plus headroom, rounded up to 64 MB`, () => {
+      const { peakMb } = MEASURED_PEAKS[fn];
+      expect(topology.functions[fn].memoryMb).toBe(memoryForPeak(peakMb));
+      expect(topology.functions[fn].memoryMb).toBeGreaterThan(peakMb * 1.05);
+    });
+  }
+
+  it("rounds up to 64 MB with 10 % headroom, never below Lambda's 128 MB", () => {
+    expect(memoryForPeak(227)).toBe(256);
+    expect(memoryForPeak(233)).toBe(320);
+    expect(memoryForPeak(445)).toBe(512);
+    expect(memoryForPeak(20)).toBe(128);
+  });
+
+  it("a fresh measurement past the recorded peak's headroom fails the benches' check", () => {
+    expect(withinRecordedPeak("discover", 445)).toBe(true);
+    expect(withinRecordedPeak("discover", 500)).toBe(false);
+  });
+});
