@@ -1,17 +1,25 @@
 /**
- * Sitemap URL lists as ultimate-sitemap-parser finds them: cases ported as data from its test suite
- * (GateNLP/ultimate-sitemap-parser tests/tree/: test_basic, test_edges, test_xml, test_plain_text,
- * test_from_str, test_security), each with the URLs its tests expect. Differences we keep on purpose
- * say why; overall agreement must stay ≥ 95 % of URLs.
+ * Sitemap URL lists as ultimate-sitemap-parser finds them: every document of its test suite whose pages
+ * it lists (GateNLP/ultimate-sitemap-parser tests/tree/: test_basic with its gzip and huge cases,
+ * test_edges, test_xml, test_xml_exts, test_rss_atom, test_plain_text, test_from_str, test_security),
+ * ported as data with the URLs its tests expect; the gzip ones over HTTP. Its tree-level tests (loops,
+ * recursion, redirects to robots.txt) are in discover-scope.test.ts. Differences we keep on purpose say
+ * why; ≥ 95 % of the URLs and of the whole lists must agree.
  */
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseFeed } from "../../../shared/discover/feed";
 import { parseSitemap } from "../../../shared/discover/sitemap";
+import { HttpClient } from "../../../shared/fetch/http";
 
 const B = "http://test_ultimate-sitemap-parser.com";
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const NEWS_NS = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
 const XHTML_NS = 'xmlns:xhtml="http://www.w3.org/1999/xhtml"';
 const DATE = "2009-12-17T12:04:56+02:00";
+const RFC2822 = "Thu, 17 Dec 2009 12:04:56 +0200";
 const news = (title: string) =>
   `<news:news><news:publication><news:name>Test publication</news:name><news:language>en</news:language></news:publication><news:publication_date>${DATE}</news:publication_date><news:title>${title}</news:title></news:news>`;
 const pages = (n: number) =>
@@ -101,6 +109,81 @@ const CASES: SitemapCase[] = [
     usp: [`${B}/about.html`, `${B}/contact.html`],
   },
   {
+    name: "test_basic: a huge sitemap (1,000 news pages, empty <lastmod />, xhtml:link)",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} ${NEWS_NS} ${XHTML_NS}>${Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `\n<url>\n<loc>${B}/news/page_${i}.html</loc>\n<!-- Element present but empty -->\n<lastmod />\n<xhtml:link rel="alternate" media="only screen and (max-width: 640px)" href="${B}/news/page_${i}.html?mobile=1" />\n${news("Foo &lt;foo&gt;")}\n</url>`,
+    ).join("")}</urlset>`,
+    usp: Array.from({ length: 1000 }, (_, i) => `${B}/news/page_${i}.html`),
+  },
+  {
+    name: "test_xml_exts: image sitemap (image:image with loc, caption, geo_location, title, license)",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url>\n<loc>${B}/sample1.html</loc>\n<image:image>\n<image:loc>${B}/image.jpg</image:loc>\n<image:caption>Example Caption</image:caption>\n<image:geo_location>Sheffield, UK</image:geo_location>\n<image:title>Example Title</image:title>\n<image:license>https://creativecommons.org/publicdomain/zero/1.0/</image:license>\n</image:image>\n<image:image>\n<image:loc>${B}/photo.jpg</image:loc>\n</image:image>\n</url>\n<url>\n<loc>${B}/sample2.html</loc>\n<image:image>\n<image:loc>${B}/picture.jpg</image:loc>\n</image:image>\n</url>\n</urlset>`,
+    usp: [`${B}/sample1.html`, `${B}/sample2.html`],
+  },
+  {
+    name: "test_xml_exts: hreflang alternates",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} ${XHTML_NS}>\n<url>\n<loc>${B}/en/page</loc>\n<lastmod>${DATE}</lastmod>\n<changefreq>monthly</changefreq>\n<priority>0.8</priority>\n<xhtml:link rel="alternate" hreflang="fr-FR" href="${B}/fr/page"/>\n</url>\n<url>\n<loc>${B}/fr/page</loc>\n<lastmod>${DATE}</lastmod>\n<changefreq>monthly</changefreq>\n<priority>0.8</priority>\n<xhtml:link rel="alternate" hreflang="en-GB" href="${B}/en/page"/>\n</url>\n</urlset>`,
+    usp: [`${B}/en/page`, `${B}/fr/page`],
+  },
+  {
+    name: "test_from_str: index",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex ${NS}>\n<sitemap>\n<loc>${B}/sitemap_news_1.xml</loc>\n<lastmod>${DATE}</lastmod>\n</sitemap>\n<sitemap>\n<loc>${B}/sitemap_news_index_2.xml</loc>\n<lastmod>${DATE}</lastmod>\n</sitemap>\n</sitemapindex>`,
+    usp: [`${B}/sitemap_news_1.xml`, `${B}/sitemap_news_index_2.xml`],
+  },
+  {
+    name: "test_rss_atom: RSS 2.0 as a sitemap",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0">\n<channel>\n<title>Test RSS 2.0 feed</title>\n<description>This is a test RSS 2.0 feed.</description>\n<link>${B}</link>\n<pubDate>${RFC2822}</pubDate>\n${[
+      1, 2,
+    ]
+      .map(
+        (i) =>
+          `<item>\n<title>Test RSS 2.0 story #${i}</title>\n<description>This is a test RSS 2.0 story #${i}.</description>\n<link>${B}/rss_story_${i}.html</link>\n<guid isPermaLink="true">${B}/rss_story_${i}.html</guid>\n<pubDate>${RFC2822}</pubDate>\n</item>`,
+      )
+      .join("\n")}\n</channel>\n</rss>`,
+    usp: [`${B}/rss_story_1.html`, `${B}/rss_story_2.html`],
+  },
+  {
+    name: "test_rss_atom: Atom 0.3 as a sitemap",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<feed version="0.3" xmlns="http://purl.org/atom/ns#">\n<title>Test Atom 0.3 feed</title>\n<link rel="alternate" type="text/html" href="${B}" />\n<modified>${DATE}</modified>\n${[
+      1, 2,
+    ]
+      .map(
+        (i) =>
+          `<entry>\n<title>Test Atom 0.3 story #${i}</title>\n<link rel="alternate" type="text/html" href="${B}/atom_0_3_story_${i}.html" />\n<id>${B}/atom_0_3_story_${i}.html</id>\n<issued>${DATE}</issued>\n</entry>`,
+      )
+      .join("\n")}\n</feed>`,
+    usp: [`${B}/atom_0_3_story_1.html`, `${B}/atom_0_3_story_2.html`],
+  },
+  {
+    name: "test_rss_atom: Atom 1.0 as a sitemap (a plain link, then rel=alternate and rel=edit ones)",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n<title>Test Atom 1.0 feed</title>\n<subtitle>This is a test Atom 1.0 feed.</subtitle>\n<link href="${B}/sitemap_atom_1_0.xml" rel="self" />\n<link href="${B}" />\n<id>${B}</id>\n<updated>${DATE}</updated>\n${[
+      1, 2,
+    ]
+      .map(
+        (i) =>
+          `<entry>\n<title>Test Atom 1.0 story #${i}</title>\n<link href="${B}/atom_1_0_story_${i}.html" />\n<link rel="alternate" type="text/html" href="${B}/atom_1_0_story_${i}.html?alt" />\n<link rel="edit" href="${B}/atom_1_0_story_${i}.html?edit" />\n<id>${B}/atom_1_0_story_${i}.html</id>\n<updated>${DATE}</updated>\n<summary>This is test atom 1.0 story #${i}.</summary>\n<content type="xhtml">\n<div xmlns="http://www.w3.org/1999/xhtml">\n<p>This is test atom 1.0 story #${i}.</p>\n</div>\n</content>\n<author>\n<name>John Doe</name>\n<email>johndoe@example.com</email>\n</author>\n</entry>`,
+      )
+      .join("\n")}\n</feed>`,
+    usp: [`${B}/atom_1_0_story_1.html`, `${B}/atom_1_0_story_2.html`],
+  },
+  {
+    name: "test_rss_atom: empty RSS 2.0",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0">\n<channel>\n<title>Test RSS 2.0 feed</title>\n<description>This is a test RSS 2.0 feed.</description>\n<link>${B}</link>\n<pubDate>${RFC2822}</pubDate>\n</channel>\n</rss>`,
+    usp: [],
+  },
+  {
+    name: "test_rss_atom: empty Atom 0.3",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<feed version="0.3" xmlns="http://purl.org/atom/ns#">\n<title>Test Atom 0.3 feed</title>\n<link rel="alternate" type="text/html" href="${B}" />\n<modified>${DATE}</modified>\n</feed>`,
+    usp: [],
+  },
+  {
+    name: "test_rss_atom: empty Atom 1.0",
+    text: `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n<title>Test Atom 1.0 feed</title>\n<subtitle>This is a test Atom 1.0 feed.</subtitle>\n<link href="${B}/sitemap_atom_1_0.xml" rel="self" />\n<link href="${B}" />\n<id>${B}</id>\n<updated>${DATE}</updated>\n</feed>`,
+    usp: [],
+  },
+  {
     name: "test_security: billion laughs",
     text: `<?xml version="1.0" encoding="UTF-8"?>\n${LAUGHS}\n<urlset ${NS}>\n<url>\n<loc>${B}/page.html</loc>\n</url>\n</urlset>`,
     usp: [],
@@ -109,15 +192,61 @@ const CASES: SitemapCase[] = [
   },
 ];
 
+/** The URLs of one document as discovery reads a sitemap: a urlset or an index, else an RSS or Atom feed (sitemaps.org allows both). */
 function locsOf(text: string): string[] {
-  const sm = parseSitemap(text);
+  let sm: ReturnType<typeof parseSitemap>;
+  try {
+    sm = parseSitemap(text);
+  } catch {
+    return parseFeed(text, `${B}/sitemap.xml`).items.map((i) => i.url);
+  }
   return sm.kind === "urlset" ? sm.urls.map((u) => u.loc) : sm.sitemaps.map((s) => s.loc);
 }
+
+/** test_basic's gzip cases go through HTTP, as discovery reads them: gzip files are inflated by their bytes. */
+const GZIP_CASES: {
+  name: string;
+  path: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  usp: string[];
+}[] = [
+  {
+    name: "test_basic gzip: sitemap_1.gz, gzipped, no gzip Content-Type",
+    path: "/sitemap_1.gz",
+    body: gzipSync(urlsetOf(`${B}/news/foo.html`, "Foo &lt;foo&gt;")),
+    headers: {},
+    usp: [`${B}/news/foo.html`],
+  },
+  {
+    name: "test_basic gzip: sitemap_2.dat, application/x-gzip without a .gz name",
+    path: "/sitemap_2.dat",
+    body: gzipSync(urlsetOf(`${B}/news/bar.html`, "<![CDATA[Bąr]]>")),
+    headers: { "content-type": "application/x-gzip" },
+    usp: [`${B}/news/bar.html`],
+  },
+  {
+    name: "test_basic gzip: sitemap_3.xml.gz, named and typed gzip but plain XML",
+    path: "/sitemap_3.xml.gz",
+    body: Buffer.from(urlsetOf(`${B}/news/baz.html`, "<![CDATA[Bąž]]>")),
+    headers: { "content-type": "application/x-gzip" },
+    usp: [`${B}/news/baz.html`],
+  },
+];
+
+function urlsetOf(loc: string, title: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} ${NEWS_NS}>\n<url>\n<loc>${loc}</loc>\n${news(title)}\n</url>\n</urlset>`;
+}
+
+/** Each case's list as we find it, beside USP's, for the agreement figures. */
+const results: { ours: string[]; usp: string[] }[] = [];
 
 describe("sitemap URL lists against ultimate-sitemap-parser", () => {
   for (const c of CASES) {
     it(`${c.name}${c.why ? ` (differs: ${c.why})` : ""}`, () => {
-      expect(locsOf(c.text)).toEqual(c.ours ?? c.usp);
+      const ours = locsOf(c.text);
+      results.push({ ours, usp: c.usp });
+      expect(ours).toEqual(c.ours ?? c.usp);
       if (c.titles) {
         const sm = parseSitemap(c.text);
         expect(sm.kind === "urlset" && sm.urls.map((u) => u.news?.title ?? null)).toEqual(c.titles);
@@ -125,20 +254,48 @@ describe("sitemap URL lists against ultimate-sitemap-parser", () => {
     });
   }
 
-  it("≥ 95 % of the URLs agree", () => {
+  describe("over HTTP", () => {
+    const http = new HttpClient({ userAgent: "storytrail-test/1.0", allowPrivateAddresses: true });
+    const server = createServer((req, res) => {
+      const c = GZIP_CASES.find((g) => g.path === req.url);
+      if (!c) return res.writeHead(404).end();
+      res.writeHead(200, c.headers).end(c.body);
+    });
+    let base = "";
+    beforeAll(async () => {
+      await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await http.close();
+      await new Promise((ok) => server.close(ok));
+    });
+    for (const c of GZIP_CASES) {
+      it(c.name, async () => {
+        const res = await http.fetch(`${base}${c.path}`, { accept: "feed" });
+        expect(res.ok).toBe(true);
+        const ours = res.ok ? locsOf(res.text) : [];
+        results.push({ ours, usp: c.usp });
+        expect(ours).toEqual(c.usp);
+      });
+    }
+  });
+
+  it("≥ 95 % of the URLs and of the whole lists agree", () => {
     let agree = 0;
     let total = 0;
-    for (const c of CASES) {
-      const ours = new Set(locsOf(c.text));
-      const theirs = new Set(c.usp);
-      for (const u of ours) if (theirs.has(u)) agree++;
-      total += new Set([...ours, ...theirs]).size;
+    for (const r of results) {
+      const theirs = new Set(r.usp);
+      for (const u of new Set(r.ours)) if (theirs.has(u)) agree++;
+      total += new Set([...r.ours, ...r.usp]).size;
     }
-    const lists = CASES.filter((c) => !c.ours).length;
+    const lists = results.filter((r) => JSON.stringify(r.ours) === JSON.stringify(r.usp)).length;
     console.log(
-      `sitemap URLs agreeing with ultimate-sitemap-parser: ${agree}/${total}; URL lists: ${lists}/${CASES.length}`,
+      `sitemap URLs agreeing with ultimate-sitemap-parser: ${agree}/${total}; URL lists: ${lists}/${results.length}`,
     );
+    expect(results).toHaveLength(CASES.length + GZIP_CASES.length);
     expect(agree / total).toBeGreaterThanOrEqual(0.95);
+    expect(lists / results.length).toBeGreaterThanOrEqual(0.95);
   });
 
   it("the text sitemap's junk line is counted, not fatal", () => {
