@@ -11,9 +11,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import { HostPacer } from "../../../shared/fetch/host-pacer";
+import { HttpClient } from "../../../shared/fetch/http";
 import { uniquePrefix } from "../../support/unique-prefix";
 
-const DELAY_MS = 120;
+const DELAY_MS = 60;
 const words = Array.from({ length: 420 }, (_, i) => `w${i}`).join(" ");
 const page = (title: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title><meta property="article:published_time" content="2026-11-30T10:00:00Z"></head><body><article><h1>${title}</h1><p>${words}.</p></article></body></html>`;
@@ -120,5 +121,42 @@ describe("HostPacer: the gap counts from the end of a request", () => {
     const endOfFirst = t;
     await pacer.wait("h");
     expect(t - endOfFirst).toBe(200); // slot to slot it would have been 30 ms after this end
+  });
+});
+
+describe("HttpClient with a pacer", () => {
+  it("a pacer that fails (its table throttled) throws out of fetch instead of passing for the publisher's network error", async () => {
+    const server = http.createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<p>x</p>"),
+    );
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const client = new HttpClient({ userAgent: "storytrail-test/1.0", allowPrivateAddresses: true });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const throttled = Object.assign(new Error("Rate exceeded"), {
+        name: "ProvisionedThroughputExceededException",
+        $metadata: {},
+      });
+      const failing = (where: "before" | "after") => ({
+        before: async () => {
+          if (where === "before") throw throttled;
+          return true;
+        },
+        after: async () => {
+          if (where === "after") throw throttled;
+        },
+      });
+      await expect(client.fetch(url, { accept: "html", pace: failing("before") })).rejects.toBe(throttled);
+      await expect(client.fetch(url, { accept: "html", pace: failing("after") })).rejects.toBe(throttled);
+      // A wait cut short (the caller's budget) sends nothing and says so.
+      const res = await client.fetch(url, {
+        accept: "html",
+        pace: { before: async () => false, after: async () => {} },
+      });
+      expect(res).toMatchObject({ ok: false, reason: "timeout" });
+    } finally {
+      await client.close();
+      await new Promise((ok) => server.close(ok));
+    }
   });
 });
