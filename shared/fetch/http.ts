@@ -157,7 +157,10 @@ export class HttpClient {
     const ended = async () => {
       const hop = outstanding;
       outstanding = null;
-      if (hop !== null) await opts.pace?.after(hop);
+      if (hop === null || !opts.pace) return;
+      pacing = true;
+      await opts.pace.after(hop);
+      pacing = false;
     };
     const trail = new RedirectTrail(first, limits.maxRedirects, this.allowPrivate);
     let status: number | null = null;

@@ -126,8 +126,10 @@ describe("HostPacer: the gap counts from the end of a request", () => {
 
 describe("HttpClient with a pacer", () => {
   it("a pacer that fails (its table throttled) throws out of fetch instead of passing for the publisher's network error", async () => {
-    const server = http.createServer((_req, res) =>
-      res.writeHead(200, { "content-type": "text/html" }).end("<p>x</p>"),
+    const server = http.createServer((req, res) =>
+      req.url === "/moved"
+        ? res.writeHead(302, { location: "/" }).end()
+        : res.writeHead(200, { "content-type": "text/html" }).end("<p>x</p>"),
     );
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const client = new HttpClient({ userAgent: "storytrail-test/1.0", allowPrivateAddresses: true });
@@ -148,6 +150,10 @@ describe("HttpClient with a pacer", () => {
       });
       await expect(client.fetch(url, { accept: "html", pace: failing("before") })).rejects.toBe(throttled);
       await expect(client.fetch(url, { accept: "html", pace: failing("after") })).rejects.toBe(throttled);
+      // … also when it fails after a redirect hop, mid-fetch.
+      await expect(client.fetch(`${url}moved`, { accept: "html", pace: failing("after") })).rejects.toBe(
+        throttled,
+      );
       // A wait cut short (the caller's budget) sends nothing and says so.
       const res = await client.fetch(url, {
         accept: "html",
