@@ -8,6 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalRuntime, type RunCounts } from "../infra/local/runtime";
+import { articleItemBody } from "../shared/consumer/article-item";
 import { addArticle } from "../shared/dedup/clusterer";
 import { computeFingerprint } from "../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../shared/dedup/memory-index";
@@ -147,7 +148,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         headline: (a.headline as string | null) ?? null,
         published_at: (a.published_at as string | null) ?? null,
         collected_at: String(a.collected_at),
-        fingerprint: computeFingerprint(String(a.body ?? ""), (a.headline as string | null) ?? null),
+        fingerprint: computeFingerprint(articleItemBody(a), (a.headline as string | null) ?? null),
       });
     }
     const concurrent = partition(

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|bundles|load|memory] [-- --quick]`:
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory] [-- --quick]`:
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -23,6 +23,7 @@ const SECTIONS = [
   "discover",
   "pipeline",
   "cost",
+  "compression",
   "bundles",
   "load",
   "memory",
@@ -329,6 +330,14 @@ if (want("pipeline") || want("cost")) {
   } finally {
     await emulators.stop();
   }
+}
+
+if (want("compression")) {
+  log("body compression (extracting every evaluation page) …");
+  const { bodyCompressionReport } = await import("./body-compression");
+  const r = bodyCompressionReport();
+  results.compression = r.figures;
+  print(r.text);
 }
 
 if (want("bundles")) {

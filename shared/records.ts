@@ -9,9 +9,16 @@
  */
 import * as z from "zod/mini";
 
-/** 2: millisecond instants, source_id on members and outlets, outlets keyed by source_id, `revision`
- * for `version`, optional fields always present, retired clusters lose their outlet items. */
-export const RECORD_VERSION = 2;
+/** 3: the Articles item stores `body` gzip-compressed, a binary attribute with `body_encoding: "gzip"`
+ * (shared/consumer/article-item.ts decodes it). 2: millisecond instants, source_id on members and
+ * outlets, outlets keyed by source_id, `revision` for `version`, optional fields always present,
+ * retired clusters lose their outlet items. */
+export const RECORD_VERSION = 3;
+
+/** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
+ * the body, which `decodeArticleItem` reads both ways; every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, RECORD_VERSION] as const;
+const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
 /** A UTC instant with exactly millisecond precision, `2026-11-30T14:05:00.000Z`: compares as text. */
 export const instant = z.iso.datetime({ precision: 3 });
@@ -84,8 +91,10 @@ export const extractionSchema = z.object({
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 
+/** The article with its body as text: what `decodeArticleItem` returns for an Articles item (which
+ * stores the body compressed, shared/consumer/article-item.ts). */
 export const articleSchema = z.extend(extractionSchema, {
-  record_version: z.literal(RECORD_VERSION),
+  record_version: recordVersion,
   /** Always present on the stored article: null when nothing was cut (v2: no optional fields). */
   truncated: z.nullable(z.array(truncatedField)),
   published_at: z.nullable(instant),
@@ -170,7 +179,7 @@ export type DedupMessage = z.infer<typeof dedupMessageSchema>;
 
 /** Clusters table: one summary item per cluster (item = "summary"). */
 export const clusterSummarySchema = z.object({
-  record_version: z.literal(RECORD_VERSION),
+  record_version: recordVersion,
   record_type: z.literal("summary"),
   cluster_id: z.string(),
   item: z.literal("summary"),
@@ -198,7 +207,7 @@ export type ClusterSummary = z.infer<typeof clusterSummarySchema>;
 
 /** Clusters table: one member item per article (item = "member#<article_id>"). */
 export const clusterMemberSchema = z.object({
-  record_version: z.literal(RECORD_VERSION),
+  record_version: recordVersion,
   record_type: z.literal("member"),
   cluster_id: z.string(),
   item: z.string().check(z.regex(/^member#/)),
@@ -217,7 +226,7 @@ export type ClusterMember = z.infer<typeof clusterMemberSchema>;
 
 /** Clusters table: one item per outlet that carried the story (item = "outlet#<source_id>"). */
 export const clusterOutletSchema = z.object({
-  record_version: z.literal(RECORD_VERSION),
+  record_version: recordVersion,
   record_type: z.literal("outlet"),
   cluster_id: z.string(),
   item: z.string().check(z.regex(/^outlet#/)),

@@ -50,7 +50,8 @@ export async function buildRecordsPackage(opts: { writeJsonSchemas?: boolean } =
     format: "esm",
     platform: "neutral",
     target: "es2022",
-    external: ["zod", "zod/*"],
+    // node:zlib decodes Articles bodies: the package is for Node (engines), which has it built in.
+    external: ["zod", "zod/*", "node:zlib"],
     logLevel: "warning",
   });
   await promisify(execFile)(process.execPath, [TSC, "-p", join(PACKAGE_DIR, "tsconfig.json")]);

@@ -1,7 +1,8 @@
 /** The Articles table (DynamoDB adapter of `ArticleStore`). */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { articleItemFields, decodeArticleItem } from "../consumer/article-item";
 import type { ArticleStore } from "../crawl/ports";
-import { type Article, articleSchema } from "../records";
+import type { Article } from "../records";
 import { setExpression, type UpdateParts } from "./update-expression";
 
 /** URLs kept per article: each ≤ 2,048 characters (field-caps.ts), so ≤ 41 KB of the 400 KB item. */
@@ -31,7 +32,7 @@ export class ArticlesTable implements ArticleStore {
   ) {}
 
   async put(article: Omit<Article, "cluster_id">): Promise<"stored" | "too_large"> {
-    const { article_id, url_variants, ...fields } = article;
+    const { article_id, url_variants, ...fields } = articleItemFields(article);
     // collected_day keys the by-day index the quality λ reads.
     const set = { ...fields, collected_day: fields.collected_at.slice(0, 10) };
     // url_variants is a string set so that copies of one article reached by different URLs accumulate,
@@ -77,17 +78,6 @@ export class ArticlesTable implements ArticleStore {
       new GetCommand({ TableName: this.tableName, Key: { article_id: articleId }, ConsistentRead: true }),
     );
     if (!out.Item) return null;
-    return articleFromItem(out.Item);
+    return decodeArticleItem(out.Item);
   }
-}
-
-export function articleFromItem(item: Record<string, unknown>): Article {
-  const variants = item.url_variants;
-  return articleSchema.parse({
-    cluster_id: null,
-    // Written before v2's "always present" rule reached this field: nothing was cut.
-    truncated: null,
-    ...item,
-    url_variants: variants instanceof Set ? [...variants].sort() : (variants ?? []),
-  });
 }

@@ -2,7 +2,7 @@
  * One Clusters-table stream record (DynamoDB JSON, as Lambda, EventBridge Pipes or the Streams API
  * deliver it) → one typed event. An INSERT has no OldImage and a REMOVE no NewImage; a REMOVE is
  * decoded from its Keys when the stream carries no OldImage. Images are checked against the record
- * schemas; a record of another RECORD_VERSION, or a malformed one, is a StreamRecordError naming the
+ * schemas; a record of a version it does not read (READ_RECORD_VERSIONS), or a malformed one, is a StreamRecordError naming the
  * record, never a silently wrong event.
  *
  * `clusterStreamRecordSchema` is the same decoder as a zod schema of a whole stream record, for
@@ -17,7 +17,7 @@ import {
   clusterMemberSchema,
   clusterOutletSchema,
   clusterSummarySchema,
-  RECORD_VERSION,
+  READ_RECORD_VERSIONS,
 } from "../records";
 import { unmarshallImage } from "./unmarshall-image";
 
@@ -135,9 +135,9 @@ function image<K extends Kind>(
   } catch (err) {
     throw new StreamRecordError(`${describe(record)}: ${which}: ${(err as Error).message}`);
   }
-  if (plain.record_version !== RECORD_VERSION)
+  if (!(READ_RECORD_VERSIONS as readonly unknown[]).includes(plain.record_version))
     throw new StreamRecordError(
-      `${describe(record)}: ${which} has record_version ${String(plain.record_version)}, this decoder reads ${RECORD_VERSION} (see the README's "Records for consumers")`,
+      `${describe(record)}: ${which} has record_version ${String(plain.record_version)}, this decoder reads ${READ_RECORD_VERSIONS.join(" and ")} (see the README's "Records for consumers")`,
     );
   const parsed = schemas[kind].safeParse(plain);
   if (!parsed.success) {

@@ -3,6 +3,7 @@
  * Clusters and Articles tables' items. Items are read field by field (not through the record schemas)
  * so that an export also reads a data directory written by an older record version.
  */
+import { articleItemBody } from "../consumer/article-item";
 
 /** Where the tables' items come from: a local data directory, a deployed table, or an S3 export. */
 export interface DatasetSource {
@@ -190,7 +191,8 @@ function articleRow(item: Record<string, unknown>, story: StoryRow | undefined):
     extractor_version: str(item.extractor_version),
     raw_key: str(item.raw_key),
     delay_seconds: seconds(story?.first_published_at ?? null, published_at),
-    body: String(item.body ?? ""),
+    // Version 3 stores it gzip-compressed, version 2 as text: the records package reads both.
+    body: articleItemBody(item),
   };
 }
 

@@ -110,7 +110,15 @@ describe("storytrail export", () => {
       const items = await run.runtime.items(table);
       const dir = join(exportDir, table, "AWSDynamoDB", "01234567890123-abcdef12", "data");
       mkdirSync(dir, { recursive: true });
-      const lines = items.map((i) => JSON.stringify({ Item: marshall(i, { removeUndefinedValues: true }) }));
+      // A DynamoDB export spells binary (the version 3 body) as base64 text.
+      // (The holder's own value: a Buffer has already become {type, data} by toJSON.)
+      const base64 = function (this: Record<string, unknown>, k: string, v: unknown) {
+        const own = this[k];
+        return own instanceof Uint8Array ? Buffer.from(own).toString("base64") : v;
+      };
+      const lines = items.map((i) =>
+        JSON.stringify({ Item: marshall(i, { removeUndefinedValues: true }) }, base64),
+      );
       writeFileSync(join(dir, "part-0.json.gz"), gzipSync(`${lines.join("\n")}\n`));
     }
     const cliOut = join(out, "cli");

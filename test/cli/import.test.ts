@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importFiles } from "../../cli/commands/import";
 import { type DemoSite, startDemoSite } from "../../infra/local/demo-site";
 import { LocalRuntime } from "../../infra/local/runtime";
-import { articleFromItem } from "../../shared/aws/articles-table";
 import { skippedTotal } from "../../shared/backfill/import-summary";
+import { decodeArticleItem } from "../../shared/consumer/article-item";
 import { clusterRecordSchema } from "../../shared/records";
 import { uniquePrefix } from "../support/unique-prefix";
 import { type WarcRecordSpec, writeWarc } from "../support/warc-files";
@@ -43,7 +43,7 @@ async function stories(runtime: LocalRuntime): Promise<string[][]> {
 /** What extraction decided, per URL (not when or how the page was collected). */
 async function extracted(runtime: LocalRuntime) {
   return (await runtime.items("articles"))
-    .map(articleFromItem)
+    .map(decodeArticleItem)
     .map((a) => ({
       url: a.url,
       source_id: a.source_id,
@@ -117,7 +117,7 @@ describe("storytrail import", () => {
     expect(await extracted(runtime)).toEqual(await extracted(crawled));
     expect(await stories(runtime)).toEqual(await stories(crawled));
     expect((await stories(runtime)).map((s) => s.length).sort()).toEqual([1, 3]);
-    const articles = (await runtime.items("articles")).map(articleFromItem);
+    const articles = (await runtime.items("articles")).map(decodeArticleItem);
     expect(new Set(articles.map((a) => a.collected_at))).toEqual(new Set(["2026-12-01T09:00:00.000Z"]));
 
     // Again: the checkpoint says the file is done, so nothing is read and nothing changes.

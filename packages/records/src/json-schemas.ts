@@ -13,7 +13,13 @@ import {
 } from "../../../shared/records";
 
 const SCHEMAS = {
-  article: { schema: articleSchema, title: "Article (Articles table)" },
+  article: {
+    schema: articleSchema,
+    // The item itself holds `body` as gzip bytes (binary; base64 in DynamoDB JSON) and
+    // `body_encoding: "gzip"` since version 3: JSON Schema has no bytes, so this is the decoded form.
+    title:
+      'Article (an Articles item with its body decoded: the item stores body gzip-compressed, body_encoding "gzip")',
+  },
   "cluster-summary": {
     schema: clusterSummarySchema,
     title: "Story summary (Clusters table, item = summary)",

@@ -8,7 +8,7 @@ import { type DemoSite, startDemoSite } from "../../../infra/local/demo-site";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import type { StreamSubscription } from "../../../infra/local/stream-driver";
 import type { QualityReport } from "../../../lambdas/quality";
-import { articleFromItem } from "../../../shared/aws/articles-table";
+import { decodeArticleItem } from "../../../shared/consumer/article-item";
 import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { uniquePrefix } from "../../support/unique-prefix";
@@ -44,7 +44,7 @@ describe("local runtime, end to end on a loopback news site", () => {
   });
 
   it("stores one article per canonical URL, with AMP and tracking variants folded in", async () => {
-    const articles = (await runtime.items("articles")).map(articleFromItem);
+    const articles = (await runtime.items("articles")).map(decodeArticleItem);
     const urls = articles.map((a) => a.url).sort();
     expect(urls).toEqual([...site.expected.wire, ...site.expected.unrelated].sort());
     const harbor = articles.find((a) => a.url === site.expected.wire[0]);
@@ -88,7 +88,7 @@ describe("local runtime, end to end on a loopback news site", () => {
   });
 
   it("gives the quality λ each source's articles of the day through the by-day index", async () => {
-    const articles = (await runtime.items("articles")).map(articleFromItem);
+    const articles = (await runtime.items("articles")).map(decodeArticleItem);
     const perSource = new Map<string, number>();
     for (const a of articles) perSource.set(a.source_id, (perSource.get(a.source_id) ?? 0) + 1);
     const report = (await runtime.invoke("quality", {})) as QualityReport;

@@ -42,6 +42,35 @@ const INSERT = {
   },
 };
 
+/** An Articles item without its body (version 3), as the document client returns one. */
+const ARTICLE = {
+  record_version: 3,
+  article_id: "a1",
+  url: "https://harbor.example/world/port-strike-ends",
+  url_variants: ["https://harbor.example/world/port-strike-ends"],
+  source_id: "harbor-daily",
+  collected_at: "2026-12-01T00:00:00.000Z",
+  collected_day: "2026-12-01",
+  http_status: 200,
+  raw_key: null,
+  truncated: null,
+  extractor_version: "x",
+  canonical_from_page: null,
+  headline: "Hafen wieder offen",
+  publication: "Harbor Daily",
+  section: null,
+  authors: [],
+  published_at: null,
+  published_day: null,
+  published_at_source: null,
+  date_flag: "missing",
+  modified_at: null,
+  language: "de",
+  language_source: "html_lang",
+  is_accessible_for_free: null,
+  word_count: 5,
+};
+
 describe("the storytrail records package", () => {
   let pkg: InstalledRecords;
 
@@ -54,7 +83,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as storytrail/records in plain node, decodes a stream record, and leaves zod's config alone", async () => {
+  it("imports as storytrail/records in plain node, decodes a stream record and version 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -64,7 +93,13 @@ const event = kit.decodeClusterStreamRecord(${JSON.stringify(INSERT)});
 const view = new kit.StoryView();
 view.apply(event);
 const bad = kit.clusterSummarySchema.safeParse({ ...event.story, first_published_at: "2026-11-30T14:05:00Z" });
+const { gzipSync } = await import("node:zlib");
+const item = { ...${JSON.stringify(ARTICLE)}, body: gzipSync("Der Hafen ist wieder offen."), body_encoding: "gzip" };
+const v2 = { ...${JSON.stringify(ARTICLE)}, record_version: 2, body: "Der Hafen ist wieder offen." };
 console.log(JSON.stringify({
+  v3Body: kit.decodeArticleItem(item).body,
+  v2Body: kit.decodeArticleItem(v2).body,
+  storedBody: kit.articleItemBody(kit.articleItemFields({ body: "wieder" })),
   config: JSON.stringify(z.config()) === JSON.stringify(before) && z.config().localeError === before.localeError,
   version: kit.RECORD_VERSION,
   type: event.type,
@@ -73,8 +108,11 @@ console.log(JSON.stringify({
 }));`,
     );
     expect(JSON.parse(out)).toEqual({
+      v3Body: "Der Hafen ist wieder offen.",
+      v2Body: "Der Hafen ist wieder offen.",
+      storedBody: "wieder",
       config: true,
-      version: 2,
+      version: 3,
       type: "story_created",
       stories: ["c-a1"],
       rejectsSeconds: true,

@@ -4,6 +4,7 @@
  * come from the member items filed under the live story.
  */
 import { describe, expect, it } from "vitest";
+import { articleItemFields } from "../../../shared/consumer/article-item";
 import { buildDataset, type DatasetSource } from "../../../shared/export/dataset";
 
 function source(clusters: Record<string, unknown>[], articles: Record<string, unknown>[]): DatasetSource {
@@ -124,5 +125,26 @@ describe("buildDataset", () => {
       published_at: "2026-12-01T07:00:00.000Z",
       collected_at: "2026-12-01T09:00:01.000Z",
     });
+  });
+
+  it("exports each article's body as text, from version 3 items (gzip bytes, or base64 from DynamoDB JSON) and version 2 items (a string)", async () => {
+    const v3 = articleItemFields({ ...article("a1", "wire"), body: "Version three body." });
+    const d = await buildDataset(
+      source(
+        [],
+        [
+          v3,
+          { ...v3, article_id: "a2", url: "https://x/a2", body: Buffer.from(v3.body).toString("base64") },
+          { ...article("a3", "wire"), record_version: 2, body: "Version two body." },
+          article("a4", "wire"),
+        ],
+      ),
+    );
+    expect(d.articles.map((a) => [a.article_id, a.body])).toEqual([
+      ["a1", "Version three body."],
+      ["a2", "Version three body."],
+      ["a3", "Version two body."],
+      ["a4", ""],
+    ]);
   });
 });
