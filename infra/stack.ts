@@ -10,7 +10,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
-import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { type Charset, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
@@ -269,6 +269,7 @@ export class StorytrailStack extends Stack {
         mainFields: [...BUNDLING.mainFields],
         banner: BUNDLING.banner,
         minify: BUNDLING.minify,
+        charset: BUNDLING.charset as Charset, // the enum's value is esbuild's own ("utf8")
         sourceMap: BUNDLING.sourceMap,
         sourcesContent: BUNDLING.sourcesContent,
         externalModules: [...BUNDLING.externalModules],
