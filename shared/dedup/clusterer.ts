@@ -2,20 +2,21 @@
  * Story clustering: the union of confirmed near-duplicate pairs, kept as connected components in a
  * store. The algorithm is written against DedupStore so the in-memory index (memory-index.ts) and a
  * table-backed adapter run the same code. Each step is an explicit, idempotent state transition a
- * table adapter can make atomic with conditional writes:
+ * table adapter makes with conditional writes:
  *
- *   1. read the article item; done already → return its (resolved) cluster        (idempotency)
+ *   1. read the article's state; done already → return its (resolved) cluster        (idempotency)
  *   2. LSH buckets → candidate ids (strangers turned away by their digests, candidate-digest.ts)
  *      → candidate items → confirm each pair                                          (confirm.ts)
- *   3. resolve candidates' clusters (follow merged_into); home = smallest id
- *      (none → a new id derived from this article's id)
- *   4. put the article item, state "pending", pointing at home; create home (summary + member,
- *      atomic) or join it (member + summary, atomic)
- *   5. add the article to its LSH buckets, then query them again (concurrent copies)
- *   6. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
+ *   3. claim the article: its fingerprint item, written once, names the cluster it goes to (the
+ *      smallest confirmed one, resolved, or a new id derived from its own); a later or concurrent
+ *      delivery follows the stored claim. Found that cluster (member, then summary) or join it, or
+ *      the live cluster it was merged into (member + summary, atomic)
+ *   4. add the article to its LSH buckets, then query them again (concurrent copies)
+ *   5. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
  *      merged_into and fold its counts into the winner (atomic), move its members (each marked
  *      moved_from) and pointers, then delete the loser's outlet items (a retired story counts nowhere)
- *   7. put the article item, state "done"
+ *   6. point the article's state at its live cluster and mark it done (checked afterwards: a merge
+ *      that raced the write is followed)
  *
  * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
  * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
@@ -40,14 +41,21 @@ export interface DedupArticle {
   fingerprint: Fingerprint;
 }
 
-/** The per-article dedup item: its fingerprint and current cluster pointer. */
+/** The per-article fingerprint item: written once, by whichever delivery of the article claims it. */
 export interface IndexedArticle extends DedupArticle {
-  /** Cluster the article joined; may since be retired (follow merged_into; merges update it). */
+  /** The cluster the claiming delivery chose (joined or founded); may since be retired (follow
+   * merged_into). Every delivery and retry of the article follows this choice. */
   cluster_id: string;
   /** Estimated similarity to the article it was confirmed against (1 when it founded the cluster). */
   similarity: number;
-  /** "pending" until every step of addArticle has run (a retry finishes it). */
-  state: "pending" | "done";
+}
+
+/** The per-article dedup state, apart from the fingerprint so that each write of it is small. */
+export interface ArticleStory {
+  /** The story the article is in now: merges repoint it. */
+  readonly cluster_id: string;
+  /** Every step of addArticle has run (a redelivery returns at once). */
+  readonly done: boolean;
 }
 
 /** A conditional write found another revision than expected: re-run addArticle (it is idempotent). */
@@ -101,10 +109,14 @@ export interface DedupStore {
   getArticle(article_id: string): Promise<IndexedArticle | null>;
   /** Batch read; ids with no item are skipped. */
   getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]>;
-  /** Creates or replaces the article item. */
-  putArticle(article: IndexedArticle): Promise<void>;
-  /** Points an existing article item at another cluster (after a merge moved it). */
+  /** Puts the fingerprint item unless the article has one; returns the stored item (the first claim
+   * wins, so concurrent deliveries of one article agree on its cluster). */
+  claimArticle(article: IndexedArticle): Promise<IndexedArticle>;
+  getStory(article_id: string): Promise<ArticleStory | null>;
+  /** Points the article's state at a cluster (after a merge moved its member), creating it if need be. */
   setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
+  /** Points the article's state at its cluster and marks it done. */
+  finishArticle(article_id: string, cluster_id: string): Promise<void>;
   /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
   queryBuckets(
     keys: readonly number[],
@@ -322,6 +334,27 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 }
 
 /**
+ * Points the article's state at `cluster_id`, then checks that the cluster is still live: a merge
+ * that retired it meanwhile may have repointed the article before this write landed, so the write is
+ * repeated with the live id until it holds. `done` marks the article finished.
+ */
+async function pointArticle(
+  store: DedupStore,
+  article_id: string,
+  cluster_id: string,
+  done: boolean,
+): Promise<string> {
+  let id = cluster_id;
+  for (;;) {
+    if (done) await store.finishArticle(article_id, id);
+    else await store.setArticleCluster(article_id, id);
+    const live = await resolveCluster(store, id);
+    if (live === id) return id;
+    id = live;
+  }
+}
+
+/**
  * Folds cluster `loser` into `winner`: outlets, then the summaries (atomic), then members and their
  * article pointers, then the loser's outlet items are deleted. Safe to call again: an already retired
  * loser only has its leftover members moved and outlet items deleted.
@@ -335,11 +368,11 @@ export async function mergeClusters(
   const l = await store.getCluster(loser);
   if (!l) return;
   if (l.merged_into && l.merged_into !== winner) return;
-  // Read once: while the loser is live a new member bumps its revision (so the retire below fails and
-  // the caller retries); once retired, nothing joins it.
-  const members = await collect(store.listMembers(loser));
-  const outlets = await collect(store.listOutlets(loser));
   if (!l.merged_into) {
+    // While the loser is live a new member bumps its revision, so the retire below fails (and the
+    // caller retries) unless these lists are complete.
+    const members = await collect(store.listMembers(loser));
+    const outlets = await collect(store.listOutlets(loser));
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
     // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
@@ -360,16 +393,27 @@ export async function mergeClusters(
       w.revision,
     );
   }
-  for (const m of members) {
+  // Listed again now that the loser is retired: another merge may have moved members into it after
+  // the list above (a move does not change the revision); nothing arrives once it is retired.
+  const moved = await collect(store.listMembers(loser));
+  for (const m of moved) {
     await store.moveMember({ ...m, cluster_id: winner, moved_from: loser }, loser);
     await store.setArticleCluster(m.article_id, winner);
   }
   // Last, so that a crash before this leaves the sightings for the retry's addOutlets (which keeps
   // the earliest time: repeating it changes nothing).
+  const outlets = await collect(store.listOutlets(loser));
   await store.removeOutlets(
     loser,
     outlets.map((o) => o.source_id),
   );
+  // The winner may have been retired while the members moved in: members that arrived after its own
+  // merge listed them move on, and pointers written after that merge repointed them are set again.
+  const w = await store.getCluster(winner);
+  if (w?.merged_into) {
+    await mergeClusters(store, winner, w.merged_into, now);
+    for (const m of moved) await pointArticle(store, m.article_id, w.merged_into, false);
+  }
 }
 
 /**
@@ -418,13 +462,51 @@ async function confirmedClusters(
 const MAX_UNION_ROUNDS = 10;
 
 /**
+ * Puts the article in the cluster its claim chose, or in the live cluster that one was merged into;
+ * founds it when the claim was to found one. Returns the cluster ids on the way (claimed first, live
+ * last). The article ends up a member of one cluster only, whichever deliveries run: they all follow
+ * one claim, and a member is only ever moved forward along that chain.
+ */
+async function joinClaimed(
+  store: DedupStore,
+  article: DedupArticle,
+  claimed: IndexedArticle,
+  now: string,
+): Promise<string[]> {
+  const chain = [claimed.cluster_id];
+  let live = await store.getCluster(claimed.cluster_id);
+  const member = (cid: string) => memberOf(cid, article, claimed.similarity);
+  if (!live) {
+    // Only a founder's cluster can be missing: created here (again, if a first attempt died first).
+    if (claimed.cluster_id !== clusterIdFor(article.article_id))
+      throw new Error(`article ${article.article_id} claimed missing cluster ${claimed.cluster_id}`);
+    await store.addOutlets(claimed.cluster_id, [sightingOf(article)]);
+    await store.createCluster(newSummary(claimed.cluster_id, article, now), member(claimed.cluster_id));
+    return chain;
+  }
+  while (live.merged_into) {
+    const next = await store.getCluster(live.merged_into);
+    if (!next) throw new Error(`cluster ${live.cluster_id} merged into missing ${live.merged_into}`);
+    chain.push(next.cluster_id);
+    live = next;
+  }
+  // In order along the chain: a member moves forward only, so one seen nowhere was never added.
+  for (const cid of chain) if (await store.getMember(cid, article.article_id)) return chain;
+  const outlets = await store.addOutlets(live.cluster_id, [sightingOf(article)]);
+  // Revision-checked: if the cluster was retired or grew since it was read, this is a conflict.
+  await store.joinCluster(withArticle(live, article, outlets, now), live.revision, member(live.cluster_id));
+  return chain;
+}
+
+/**
  * Adds one article and returns its cluster and the ids this call retired (merged into it).
  * Idempotent: adding an article that is already in the store changes nothing.
  *
  * Concurrency: the article joins (or founds) a cluster before it is filed in the LSH buckets, and
  * looks for candidates again after filing itself. Of two copies processed at once, at least the one
  * that files itself second sees the other, and can resolve the other's cluster, so every confirmed
- * pair is unioned by at least one side whatever the interleaving. Lost races surface as
+ * pair is unioned by at least one side whatever the interleaving. Deliveries of one article follow
+ * the first claim (claimArticle), so they never count it in two clusters. Lost races surface as
  * DedupConflictError from the revision-checked writes; the caller re-runs addArticle.
  */
 export async function addArticle(
@@ -434,8 +516,8 @@ export async function addArticle(
 ): Promise<{ cluster_id: string; merged: string[] }> {
   const params = options.params ?? matchParams;
   const nowFn = options.now ?? (() => new Date().toISOString());
-  const prev = await store.getArticle(article.article_id);
-  if (prev?.state === "done") return { cluster_id: await resolveCluster(store, prev.cluster_id), merged: [] };
+  const state = await store.getStory(article.article_id);
+  if (state?.done) return { cluster_id: await resolveCluster(store, state.cluster_id), merged: [] };
 
   // 1. candidates already indexed, confirmed
   const keys = articleBandKeys(article.fingerprint, params);
@@ -445,34 +527,17 @@ export async function addArticle(
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
   const hot = new Set<number>();
   const first = await confirmedClusters(store, article, digest, keys, params, judged, false, hot);
-  const targets = first.clusters;
-  if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
 
-  // 2. join the (smallest-id) confirmed cluster, or found one, before becoming visible in buckets
-  const now = nowFn();
-  const home = [...targets].sort()[0] ?? clusterIdFor(article.article_id);
-  const founder = targets.size === 0;
-  const indexed: IndexedArticle = {
+  // 2. claim the article (its fingerprint item, written once) for the smallest confirmed cluster or
+  //    a new one; then join or found what the claim says, before becoming visible in buckets
+  const choice = [...first.clusters].sort()[0];
+  const claimed = await store.claimArticle({
     ...article,
-    cluster_id: home,
-    similarity: founder ? 1 : first.similarity,
-    state: "pending",
-  };
-  await store.putArticle(indexed);
-  const member = memberOf(home, article, indexed.similarity);
-  const existing = await store.getCluster(home);
-  if (!existing) {
-    await store.addOutlets(home, [sightingOf(article)]);
-    await store.createCluster(newSummary(home, article, now), member);
-  } else if (
-    !(await store.getMember(home, article.article_id)) &&
-    // A retry whose first attempt joined a cluster since merged into home: the merge moves (and
-    // counts) that member, so joining again would count the article twice.
-    !(prev && (await store.getMember(prev.cluster_id, article.article_id)))
-  ) {
-    const outlets = await store.addOutlets(home, [sightingOf(article)]);
-    await store.joinCluster(withArticle(existing, article, outlets, now), existing.revision, member);
-  }
+    cluster_id: choice ?? clusterIdFor(article.article_id),
+    similarity: choice ? first.similarity : 1,
+  });
+  const now = nowFn();
+  const chain = await joinClaimed(store, article, claimed, now);
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now
   // Hot buckets are read (capped) but no longer grow: real copies share many other bands.
@@ -485,35 +550,27 @@ export async function addArticle(
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.
-  //    Two deliveries of this same article may run at once, one founding c-<id> while the other
-  //    joins a cluster it found: each writes before it reads here (founding creates c-<id>; joining
-  //    moves the article's pointer), so at least one sees the other's cluster and joins them.
-  let ids = [...targets, ...second.clusters, home];
-  const own = await store.getArticle(article.article_id);
-  if (own) ids.push(own.cluster_id);
-  const founded = clusterIdFor(article.article_id);
-  if (founded !== home && (await store.getCluster(founded))) ids.push(founded);
+  let ids = [...first.clusters, ...second.clusters, ...chain];
   const touched = new Set(ids);
   const merged: string[] = [];
   for (let round = 0; ; round++) {
     let roots = [
       ...new Set(await Promise.all([...new Set(ids)].map((id) => resolveCluster(store, id)))),
     ].sort();
-    // A first attempt that crashed before founding its cluster left only a pointer to an id that was
-    // never created: nothing to merge there.
+    // A candidate whose first attempt crashed before founding its cluster left only a claim of an id
+    // that was never created: nothing to merge there.
     if (roots.length > 1) {
       const exists = await Promise.all(roots.map(async (id) => (await store.getCluster(id)) !== null));
       roots = roots.filter((_, i) => exists[i]);
     }
-    const winner = roots[0] ?? home;
+    const winner = roots[0] ?? chain[chain.length - 1]!;
     if (roots.length <= 1) {
       // A merge interrupted after retiring its loser left members behind: move them now.
       for (const id of touched) {
         const s = id === winner ? null : await store.getCluster(id);
         if (s?.merged_into) await mergeClusters(store, id, s.merged_into, now);
       }
-      await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
-      return { cluster_id: winner, merged };
+      return { cluster_id: await pointArticle(store, article.article_id, winner, true), merged };
     }
     if (round >= MAX_UNION_ROUNDS) throw new DedupConflictError(`union of ${roots.join(", ")} kept moving`);
     for (const loser of roots.slice(1)) {
