@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { LocalRuntime, type RunCounts } from "../infra/local/runtime";
 import { indexedFromItem, storyFromItem } from "../shared/aws/fingerprint-item";
 import { addArticle } from "../shared/dedup/clusterer";
-import { MemoryDedupStore } from "../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../shared/dedup/memory-dedup-store";
 
 export interface LoadOptions {
   readonly endpoints: { dynamodb: string; sqs: string; s3: string };

@@ -21,6 +21,7 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { DEFAULT_LSH_RETENTION_DAYS } from "../config/crawl-settings";
+import { tenthCarriedAt } from "../dedup/cluster-summary";
 import {
   type ArticleStory,
   type BucketHits,
@@ -29,8 +30,7 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
-  tenthCarriedAt,
-} from "../dedup/clusterer";
+} from "../dedup/dedup-store";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";

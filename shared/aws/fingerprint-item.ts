@@ -4,7 +4,7 @@
  * the article's current cluster and whether dedup finished it), so that every state write, and every
  * repointing after a merge, is one write unit instead of two.
  */
-import type { ArticleStory, IndexedArticle } from "../dedup/clusterer";
+import type { ArticleStory, IndexedArticle } from "../dedup/dedup-store";
 import type { Fingerprint } from "../dedup/fingerprint";
 
 /** Fingerprint arrays (base64 in the JSON form) are stored as binary: a quarter fewer bytes, and the

@@ -1,8 +1,9 @@
 /**
  * Story clustering: the union of confirmed near-duplicate pairs, kept as connected components in a
- * store. The algorithm is written against DedupStore so the in-memory index (memory-index.ts) and a
- * table-backed adapter run the same code. Each step is an explicit, idempotent state transition a
- * table adapter makes with conditional writes:
+ * store. The algorithm is written against DedupStore (dedup-store.ts) so the in-memory store
+ * (memory-dedup-store.ts) and the DynamoDB adapter run the same code; the summary arithmetic is in
+ * cluster-summary.ts. Each step is an explicit, idempotent state transition a table adapter makes
+ * with conditional writes:
  *
  *   1. read the article's state; done already → return its (resolved) cluster        (idempotency)
  *   2. LSH buckets → candidate ids (strangers turned away by their digests, candidate-digest.ts)
@@ -22,137 +23,14 @@
  * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
  * named after the article that created it and keeps that id as it grows; a merge keeps the smaller id.
  */
-import type { ClusterMember, ClusterSummary } from "../records";
-import { RECORD_VERSION } from "../records";
+import type { ClusterSummary } from "../records";
 import { candidateDigest, digestsMayMatch } from "./candidate-digest";
+import { memberOf, newSummary, sightingOf, withArticle, withCluster } from "./cluster-summary";
 import { compareFingerprints } from "./confirm";
+import { type DedupArticle, DedupConflictError, type DedupStore, type IndexedArticle } from "./dedup-store";
 import { type Fingerprint, viewFingerprint } from "./fingerprint";
 import { bandKeys } from "./lsh";
 import { fingerprintParams, type MatchParams, matchParams } from "./params";
-
-export interface DedupArticle {
-  article_id: string;
-  url: string;
-  publication: string;
-  source_id: string;
-  headline: string | null;
-  published_at: string | null;
-  collected_at: string;
-  fingerprint: Fingerprint;
-}
-
-/** The per-article fingerprint item: written once, by whichever delivery of the article claims it. */
-export interface IndexedArticle extends DedupArticle {
-  /** The cluster the claiming delivery chose (joined or founded); may since be retired (follow
-   * merged_into). Every delivery and retry of the article follows this choice. */
-  cluster_id: string;
-  /** Estimated similarity to the article it was confirmed against (1 when it founded the cluster). */
-  similarity: number;
-}
-
-/** The per-article dedup state, apart from the fingerprint so that each write of it is small. */
-export interface ArticleStory {
-  /** The story the article is in now: merges repoint it. */
-  readonly cluster_id: string;
-  /** Every step of addArticle has run (a redelivery returns at once). */
-  readonly done: boolean;
-}
-
-/** A conditional write found another revision than expected: re-run addArticle (it is idempotent). */
-export class DedupConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DedupConflictError";
-  }
-}
-
-/**
- * Storage for the clusterer. Band keys are numbers (band * 2^32 + hash); a table adapter stores
- * bandKeyString(key, …) as the partition key (one item per band per article). Every method must be
- * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
- * revision condition throws DedupConflictError.
- */
-/** What a bucket look-up found: candidate ids, and the keys whose bucket already holds the cap. */
-export interface BucketHits {
-  readonly ids: string[];
-  /** Each id's candidate digest as filed with it (ids filed without one are absent). */
-  readonly digests: ReadonlyMap<string, Uint8Array>;
-  /** Hot buckets (boilerplate shared by many pages): an article is not filed in them any more. */
-  readonly full: number[];
-}
-
-/** An outlet (a configured source) that carried the story, and when (its copy's published_at, else
- * collected_at). */
-export interface OutletSighting {
-  readonly source_id: string;
-  readonly publication: string;
-  readonly carried_at: string;
-}
-
-/** The outlet set after an addOutlets. */
-export interface OutletTally {
-  readonly count: number;
-  /** The tenth-earliest carried_at: when the story reached ten outlets (null below ten). */
-  readonly tenthAt: string | null;
-}
-
-/** Outlets needed before the spread figure is defined. */
-export const SPREAD_OUTLETS = 10;
-
-/** The tenth-earliest of the outlets' carried_at times. */
-export function tenthCarriedAt(times: readonly string[]): string | null {
-  if (times.length < SPREAD_OUTLETS) return null;
-  return [...times].sort((a, b) => Date.parse(a) - Date.parse(b))[SPREAD_OUTLETS - 1] ?? null;
-}
-
-export interface DedupStore {
-  getArticle(article_id: string): Promise<IndexedArticle | null>;
-  /** Batch read; ids with no item are skipped. */
-  getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]>;
-  /** Puts the fingerprint item unless the article has one; returns the stored item (the first claim
-   * wins, so concurrent deliveries of one article agree on its cluster). */
-  claimArticle(article: IndexedArticle): Promise<IndexedArticle>;
-  getStory(article_id: string): Promise<ArticleStory | null>;
-  /** Points the article's state at a cluster (after a merge moved its member), creating it if need be. */
-  setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
-  /** Points the article's state at its cluster and marks it done. */
-  finishArticle(article_id: string, cluster_id: string): Promise<void>;
-  /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
-  queryBuckets(
-    keys: readonly number[],
-    limitPerBucket: number,
-    opts?: { consistent?: boolean },
-  ): Promise<BucketHits>;
-  /** Files the article under each key with its candidate digest (idempotent). */
-  addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void>;
-  getCluster(cluster_id: string): Promise<ClusterSummary | null>;
-  getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
-  listMembers(cluster_id: string): AsyncIterable<ClusterMember>;
-  /** Atomic: puts the summary (revision 1, no summary may exist) and its first member. */
-  createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void>;
-  /**
-   * Atomic: puts the member if it is not there yet and, only then, the summary (stored revision must
-   * equal `expectedRevision`). Returns false, writing nothing, when the member already existed.
-   */
-  joinCluster(summary: ClusterSummary, expectedRevision: number, member: ClusterMember): Promise<boolean>;
-  /** Atomic: puts the retired loser and the grown winner, each checked against its expected revision. */
-  retireCluster(
-    loser: ClusterSummary,
-    loserExpectedRevision: number,
-    winner: ClusterSummary,
-    winnerExpectedRevision: number,
-  ): Promise<void>;
-  /** Atomic: puts `member` (already renamed to the new cluster) and deletes it from `fromCluster`. */
-  moveMember(member: ClusterMember, fromCluster: string): Promise<void>;
-  /**
-   * Adds outlets to the cluster's outlet set, keeping each outlet's earliest carried_at (commutative,
-   * so concurrent writers agree); returns the set's size and tenth-earliest carried_at afterwards.
-   */
-  addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally>;
-  listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
-  /** Deletes the outlet items of a retired cluster (their sightings live on in the winner's). */
-  removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void>;
-}
 
 export interface AddOptions {
   /** Clock for updated_at (ISO instant). */
@@ -195,137 +73,6 @@ export async function resolveCluster(store: DedupStore, cluster_id: string): Pro
 }
 
 /** Orders articles for the canonical choice: earliest published_at first (unknown last), then id. */
-function earlier(aPublished: string | null, aId: string, bPublished: string | null, bId: string): boolean {
-  if (aPublished !== bPublished) {
-    if (aPublished === null) return false;
-    if (bPublished === null) return true;
-    const ta = Date.parse(aPublished);
-    const tb = Date.parse(bPublished);
-    if (ta !== tb) return ta < tb;
-  }
-  return aId < bId;
-}
-
-function minIso(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Date.parse(a) <= Date.parse(b) ? a : b;
-}
-
-function maxIso(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Date.parse(a) >= Date.parse(b) ? a : b;
-}
-
-function memberOf(cluster_id: string, a: DedupArticle, similarity: number): ClusterMember {
-  return {
-    record_version: RECORD_VERSION,
-    record_type: "member",
-    cluster_id,
-    item: `member#${a.article_id}`,
-    article_id: a.article_id,
-    url: a.url,
-    publication: a.publication,
-    source_id: a.source_id,
-    published_at: a.published_at,
-    collected_at: a.collected_at,
-    similarity,
-    moved_from: null,
-  };
-}
-
-function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSummary {
-  return {
-    record_version: RECORD_VERSION,
-    record_type: "summary",
-    cluster_id,
-    item: "summary",
-    canonical_article_id: a.article_id,
-    canonical_url: a.url,
-    headline: a.headline,
-    publication: a.publication,
-    source_id: a.source_id,
-    first_published_at: a.published_at,
-    last_published_at: a.published_at,
-    article_count: 1,
-    outlet_count: 1,
-    seconds_to_10_outlets: null,
-    revision: 1,
-    updated_at: now,
-    merged_into: null,
-  };
-}
-
-/** Seconds from the story's first publication until its tenth outlet carried it. */
-function spreadSeconds(firstPublished: string | null, tenthAt: string | null): number | null {
-  if (!firstPublished || !tenthAt) return null;
-  return Math.max(0, (Date.parse(tenthAt) - Date.parse(firstPublished)) / 1000);
-}
-
-/** How an article counts for its outlet. */
-function sightingOf(a: DedupArticle): OutletSighting {
-  return { source_id: a.source_id, publication: a.publication, carried_at: a.published_at ?? a.collected_at };
-}
-
-/** The summary grown by one article (canonical replaced when the article was published earlier). */
-function withArticle(s: ClusterSummary, a: DedupArticle, outlets: OutletTally, now: string): ClusterSummary {
-  const isCanonical = earlier(a.published_at, a.article_id, s.first_published_at, s.canonical_article_id);
-  const first = minIso(s.first_published_at, a.published_at);
-  return {
-    ...s,
-    ...(isCanonical
-      ? {
-          canonical_article_id: a.article_id,
-          canonical_url: a.url,
-          headline: a.headline,
-          publication: a.publication,
-          source_id: a.source_id,
-        }
-      : {}),
-    first_published_at: first,
-    last_published_at: maxIso(s.last_published_at, a.published_at),
-    article_count: s.article_count + 1,
-    outlet_count: outlets.count,
-    seconds_to_10_outlets: spreadSeconds(first, outlets.tenthAt),
-    revision: s.revision + 1,
-    updated_at: now,
-  };
-}
-
-/** The winner grown by a whole loser cluster. */
-function withCluster(
-  w: ClusterSummary,
-  l: ClusterSummary,
-  outlets: OutletTally,
-  now: string,
-): ClusterSummary {
-  const loserCanonical = earlier(
-    l.first_published_at,
-    l.canonical_article_id,
-    w.first_published_at,
-    w.canonical_article_id,
-  );
-  return {
-    ...w,
-    ...(loserCanonical
-      ? {
-          canonical_article_id: l.canonical_article_id,
-          canonical_url: l.canonical_url,
-          headline: l.headline,
-          publication: l.publication,
-          source_id: l.source_id,
-        }
-      : {}),
-    first_published_at: minIso(w.first_published_at, l.first_published_at),
-    last_published_at: maxIso(w.last_published_at, l.last_published_at),
-    article_count: w.article_count + l.article_count,
-    outlet_count: outlets.count,
-    seconds_to_10_outlets: spreadSeconds(minIso(w.first_published_at, l.first_published_at), outlets.tenthAt),
-    revision: w.revision + 1,
-    updated_at: now,
-  };
-}
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -416,21 +163,35 @@ export async function mergeClusters(
   }
 }
 
-/**
- * Clusters of the indexed articles under `keys` that are confirmed copies of `article` (whose
- * candidate digest is `digest`). Candidates in `skip` were judged already (fingerprints never change,
- * so neither does the verdict); every id judged is added to it.
- */
-async function confirmedClusters(
-  store: DedupStore,
-  article: DedupArticle,
-  digest: Uint8Array,
-  keys: readonly number[],
-  params: MatchParams,
-  skip: Set<string>,
-  consistent: boolean,
-  full: Set<number>,
-): Promise<{ clusters: Set<string>; similarity: number }> {
+/** What confirmedClusters looks at, and what it carries between the two looks of one addArticle. */
+interface Look {
+  readonly store: DedupStore;
+  readonly article: DedupArticle;
+  /** The article's candidate digest (candidate-digest.ts). */
+  readonly digest: Uint8Array;
+  /** The article's band keys. */
+  readonly keys: readonly number[];
+  readonly params: MatchParams;
+  /** Candidates judged already (fingerprints never change, so neither does the verdict); every id
+   * judged is added. */
+  readonly judged: Set<string>;
+  /** Strongly consistent bucket reads. */
+  readonly consistent: boolean;
+  /** Receives the keys whose bucket is full (hot). */
+  readonly full: Set<number>;
+}
+
+/** Clusters of the indexed articles under the keys that are confirmed copies of the article. */
+async function confirmedClusters({
+  store,
+  article,
+  digest,
+  keys,
+  params,
+  judged: skip,
+  consistent,
+  full,
+}: Look): Promise<{ clusters: Set<string>; similarity: number }> {
   const clusters = new Set<string>();
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
@@ -526,7 +287,8 @@ export async function addArticle(
   const judged = new Set<string>();
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
   const hot = new Set<number>();
-  const first = await confirmedClusters(store, article, digest, keys, params, judged, false, hot);
+  const look = { store, article, digest, keys, params, judged };
+  const first = await confirmedClusters({ ...look, consistent: false, full: hot });
 
   // 2. claim the article (its fingerprint item, written once) for the smallest confirmed cluster or
   //    a new one; then join or found what the claim says, before becoming visible in buckets
@@ -546,7 +308,7 @@ export async function addArticle(
     article.article_id,
     digest,
   );
-  const second = await confirmedClusters(store, article, digest, keys, params, judged, true, new Set());
+  const second = await confirmedClusters({ ...look, consistent: true, full: new Set() });
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.

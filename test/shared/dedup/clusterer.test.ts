@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
-import { addArticle, articleBandKeys, type DedupArticle } from "../../../shared/dedup/clusterer";
+import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
+import type { DedupArticle } from "../../../shared/dedup/dedup-store";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { matchParams } from "../../../shared/dedup/params";
 import { clusterRecordSchema } from "../../../shared/records";
 import { article, paragraph } from "./texts";

@@ -7,9 +7,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addArticle, type DedupArticle, type DedupStore } from "../../../shared/dedup/clusterer";
+import { addArticle } from "../../../shared/dedup/clusterer";
+import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
 import { article } from "./texts";
 

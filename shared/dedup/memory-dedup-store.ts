@@ -1,11 +1,13 @@
 /**
  * In-memory DedupStore: the same clustering code as the dedup Lambda, over Maps. Used by
- * `storytrail dedup`, the evaluation and the tests. Single-threaded, so the version conditions
- * always hold; they are still checked so the tests exercise the same contract a table adapter has.
+ * `storytrail dedup`, the evaluation and the tests. Each call is atomic (no await inside); concurrent
+ * callers interleave between calls (test/shared/dedup/concurrent-add.test.ts drives them so), and the
+ * version conditions are checked as a table adapter checks them.
  * Buckets hold small integers (one per article) rather than id strings to keep 100k articles well
  * under 1 GiB.
  */
 import type { ClusterMember, ClusterSummary } from "../records";
+import { tenthCarriedAt } from "./cluster-summary";
 import {
   type ArticleStory,
   type BucketHits,
@@ -14,8 +16,7 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
-  tenthCarriedAt,
-} from "./clusterer";
+} from "./dedup-store";
 
 export class MemoryDedupStore implements DedupStore {
   private readonly articles = new Map<string, IndexedArticle>();
