@@ -289,10 +289,7 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
-    // Member first, then the summary on condition that none exists: two plain writes (2 WRU) where a
-    // transaction costs 4. The pair is still safe to repeat: a retry after a crash between the two
-    // finds no summary and writes both again, and nobody reaches this cluster before its founder has
-    // filed itself in the buckets, which happens after this returns.
+    // Two plain writes (2 WRU) where a transaction costs 4; why that is safe: DedupStore.createCluster.
     await this.doc.send(new PutCommand({ TableName: this.tables.clusters, Item: member }));
     try {
       await this.doc.send(
