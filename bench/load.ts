@@ -3,15 +3,15 @@
  * pacing), syndicated stories copied across hosts so dedup has real contention. Measures what must
  * hold at scale: per-host pacing (the smallest gap between two page requests to one host), the
  * accounting (claimed = articles + failed + pending, with the DLQ), the in-process peak RSS, and that
- * the clusters built by concurrent dedup workers equal a serial pass over the same articles.
+ * the clusters built by concurrent dedup workers equal a serial pass over the same articles: every
+ * article's story pointer and every live cluster's members give the serial partition.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalRuntime, type RunCounts } from "../infra/local/runtime";
-import { articleItemBody } from "../shared/consumer/article-item";
+import { indexedFromItem, storyFromItem } from "../shared/aws/fingerprint-item";
 import { addArticle } from "../shared/dedup/clusterer";
-import { computeFingerprint } from "../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../shared/dedup/memory-dedup-store";
 
 export interface LoadOptions {
   readonly endpoints: { dynamodb: string; sqs: string; s3: string };
@@ -137,31 +137,39 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const sorted = [...times].sort((a, b) => a - b);
       for (let i = 1; i < sorted.length; i++) minGapMs = Math.min(minGapMs, sorted[i]! - sorted[i - 1]!);
     }
-    // The serial pass: the same articles, fingerprinted as fetch does, one after another in memory.
+    // The serial pass: the same articles with the same fingerprints (as the dedup messages carried
+    // them), one after another in memory, in article id order.
     const serial = new MemoryDedupStore();
-    for (const a of await runtime.items("articles")) {
-      await addArticle(serial, {
-        article_id: String(a.article_id),
-        url: String(a.url),
-        publication: String(a.publication),
-        source_id: String(a.source_id),
-        headline: (a.headline as string | null) ?? null,
-        published_at: (a.published_at as string | null) ?? null,
-        collected_at: String(a.collected_at),
-        fingerprint: computeFingerprint(articleItemBody(a), (a.headline as string | null) ?? null),
-      });
+    const fingerprintItems = await runtime.items("fingerprints");
+    const indexed = fingerprintItems.flatMap((f) => indexedFromItem(f) ?? []);
+    for (const a of indexed.sort((x, y) => (x.article_id < y.article_id ? -1 : 1))) {
+      const { cluster_id: _, similarity: __, ...article } = a;
+      await addArticle(serial, article);
     }
-    const concurrent = partition(
-      (await runtime.items("fingerprints")).map((f) => [String(f.article_id), String(f.cluster_id)] as const),
-    );
     const expected = partition([...serial.assignments()].map((x) => [x.article_id, x.cluster_id] as const));
+    // Concurrent: each article's story pointer, and the members of the live clusters, as stored.
+    const pointers = partition(
+      fingerprintItems
+        .flatMap((f) => storyFromItem(f) ?? [])
+        .map((s) => [s.article_id, s.cluster_id] as const),
+    );
+    const clusterItems = await runtime.items("clusters");
+    const live = new Set(
+      clusterItems.filter((c) => c.record_type === "summary" && !c.merged_into).map((c) => c.cluster_id),
+    );
+    const members = partition(
+      clusterItems
+        .filter((c) => c.record_type === "member" && live.has(c.cluster_id))
+        .map((c) => [String(c.article_id), String(c.cluster_id)] as const),
+    );
+    const same = (x: string[]) => JSON.stringify(x) === JSON.stringify(expected);
     return {
       pages,
       counts,
       wallSeconds,
       minGapMs,
       peakRssMb: Math.max(peakRss, process.memoryUsage().rss) / 2 ** 20,
-      clustersEqualSerial: JSON.stringify(concurrent) === JSON.stringify(expected),
+      clustersEqualSerial: same(pointers) && same(members),
       clusters: expected.length,
     };
   } finally {

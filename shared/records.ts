@@ -108,7 +108,8 @@ export const articleSchema = z.extend(extractionSchema, {
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
   /** The article's story: null on the Articles item (dedup never rewrites that item): the
-   * Fingerprints table maps article_id → cluster_id, and merges keep it current. */
+   * Fingerprints table's story item (key story#<article_id>) maps it to cluster_id, and merges keep
+   * it current. */
   cluster_id: z.nullable(z.string()),
 });
 export type Article = z.infer<typeof articleSchema>;

@@ -1,11 +1,13 @@
 /**
- * DedupStore on DynamoDB: the per-article dedup state (fingerprint, cluster pointer, state) is a
- * small item in the Fingerprints table, apart from the article fetch wrote (whose body makes every
- * rewrite cost ~6 write units), LSH buckets in the Buckets table (one item per band per
- * article, partition key = band hash), and clusters in the Clusters table (summary, member and
- * outlet items). Reads that decide a write are strongly consistent; multi-item steps are
- * transactions (founding a cluster: an ordered pair of writes, safe to repeat) whose version
- * conditions turn lost updates into DedupConflictError (the caller re-runs the idempotent addArticle).
+ * DedupStore on DynamoDB: per article, two items in the Fingerprints table (fingerprint-item.ts): the
+ * fingerprint item (~1.7 KB), written once, and a small story item (its current cluster, and "done"),
+ * so that finishing an article or repointing it after a merge is one write unit; LSH buckets in the
+ * Buckets table (one item per band per article, partition key = band hash), and clusters in the
+ * Clusters table (summary, member and outlet items). Reads that decide a write are strongly
+ * consistent; version conditions turn lost updates into DedupConflictError (the caller re-runs the
+ * idempotent addArticle). Joining, merging and moving a member are transactions; founding a cluster
+ * is an ordered pair of plain writes (member, then summary on condition that none exists), safe to
+ * repeat.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
@@ -19,21 +21,22 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { DEFAULT_LSH_RETENTION_DAYS } from "../config/crawl-settings";
+import { tenthCarriedAt } from "../dedup/cluster-summary";
 import {
+  type ArticleStory,
   type BucketHits,
   DedupConflictError,
   type DedupStore,
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
-  tenthCarriedAt,
-} from "../dedup/clusterer";
+} from "../dedup/dedup-store";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
 import { batchWrite, chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
-import { fingerprintToItem, indexedFromItem } from "./fingerprint-item";
+import { indexedFromItem, itemFromIndexed, storyFromItem, storyKey } from "./fingerprint-item";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -107,37 +110,53 @@ export class DynamoDedupStore implements DedupStore {
     return found;
   }
 
-  async putArticle(a: IndexedArticle): Promise<void> {
-    const item = {
-      article_id: a.article_id,
-      url: a.url,
-      publication: a.publication,
-      source_id: a.source_id,
-      headline: a.headline,
-      published_at: a.published_at,
-      collected_at: a.collected_at,
-      fingerprint: fingerprintToItem(a.fingerprint),
-      cluster_id: a.cluster_id,
-      similarity: a.similarity,
-      dedup_state: a.state,
-    };
-    await this.doc.send(new PutCommand({ TableName: this.tables.fingerprints, Item: item }));
+  async claimArticle(a: IndexedArticle): Promise<IndexedArticle> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tables.fingerprints,
+          Item: itemFromIndexed(a),
+          ConditionExpression: "attribute_not_exists(article_id)",
+        }),
+      );
+      return a;
+    } catch (err) {
+      if (!isConditionalCheckFailure(err)) throw err;
+    }
+    const stored = await this.getArticle(a.article_id);
+    if (!stored) throw new Error(`fingerprint item of ${a.article_id} vanished`);
+    return stored;
+  }
+
+  async getStory(article_id: string): Promise<ArticleStory | null> {
+    const out = await this.doc.send(
+      new GetCommand({
+        TableName: this.tables.fingerprints,
+        Key: { article_id: storyKey(article_id) },
+        ConsistentRead: true,
+      }),
+    );
+    return storyFromItem(out.Item);
   }
 
   async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
-    await this.doc
-      .send(
-        new UpdateCommand({
-          TableName: this.tables.fingerprints,
-          Key: { article_id },
-          UpdateExpression: "SET cluster_id = :c",
-          ConditionExpression: "attribute_exists(article_id)",
-          ExpressionAttributeValues: { ":c": cluster_id },
-        }),
-      )
-      .catch((err: unknown) => {
-        if (!isConditionalCheckFailure(err)) throw err;
-      });
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tables.fingerprints,
+        Key: { article_id: storyKey(article_id) },
+        UpdateExpression: "SET cluster_id = :c",
+        ExpressionAttributeValues: { ":c": cluster_id },
+      }),
+    );
+  }
+
+  async finishArticle(article_id: string, cluster_id: string): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tables.fingerprints,
+        Item: { article_id: storyKey(article_id), cluster_id, dedup_state: "done" },
+      }),
+    );
   }
 
   async queryBuckets(
@@ -270,10 +289,7 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {
-    // Member first, then the summary on condition that none exists: two plain writes (2 WRU) where a
-    // transaction costs 4. The pair is still safe to repeat: a retry after a crash between the two
-    // finds no summary and writes both again, and nobody reaches this cluster before its founder has
-    // filed itself in the buckets, which happens after this returns.
+    // Two plain writes (2 WRU) where a transaction costs 4; why that is safe: DedupStore.createCluster.
     await this.doc.send(new PutCommand({ TableName: this.tables.clusters, Item: member }));
     try {
       await this.doc.send(

@@ -1,6 +1,6 @@
 /** Every article of the Fingerprints table, as the clusterer's articles (for re-filing LSH buckets). */
 import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
-import type { IndexedArticle } from "../dedup/clusterer";
+import type { IndexedArticle } from "../dedup/dedup-store";
 import { indexedFromItem } from "./fingerprint-item";
 
 export async function* scanFingerprints(

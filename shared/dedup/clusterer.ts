@@ -1,146 +1,36 @@
 /**
  * Story clustering: the union of confirmed near-duplicate pairs, kept as connected components in a
- * store. The algorithm is written against DedupStore so the in-memory index (memory-index.ts) and a
- * table-backed adapter run the same code. Each step is an explicit, idempotent state transition a
- * table adapter can make atomic with conditional writes:
+ * store. The algorithm is written against DedupStore (dedup-store.ts) so the in-memory store
+ * (memory-dedup-store.ts) and the DynamoDB adapter run the same code; the summary arithmetic is in
+ * cluster-summary.ts. Each step is an explicit, idempotent state transition a table adapter makes
+ * with conditional writes:
  *
- *   1. read the article item; done already → return its (resolved) cluster        (idempotency)
+ *   1. read the article's state; done already → return its (resolved) cluster        (idempotency)
  *   2. LSH buckets → candidate ids (strangers turned away by their digests, candidate-digest.ts)
  *      → candidate items → confirm each pair                                          (confirm.ts)
- *   3. resolve candidates' clusters (follow merged_into); home = smallest id
- *      (none → a new id derived from this article's id)
- *   4. put the article item, state "pending", pointing at home; create home (summary + member,
- *      atomic) or join it (member + summary, atomic)
- *   5. add the article to its LSH buckets, then query them again (concurrent copies)
- *   6. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
+ *   3. claim the article: its fingerprint item, written once, names the cluster it goes to (the
+ *      smallest confirmed one, resolved, or a new id derived from its own); a later or concurrent
+ *      delivery follows the stored claim. Found that cluster (member, then summary) or join it, or
+ *      the live cluster it was merged into (member + summary, atomic)
+ *   4. add the article to its LSH buckets, then query them again (concurrent copies)
+ *   5. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
  *      merged_into and fold its counts into the winner (atomic), move its members (each marked
  *      moved_from) and pointers, then delete the loser's outlet items (a retired story counts nowhere)
- *   7. put the article item, state "done"
+ *   6. point the article's state at its live cluster and mark it done (checked afterwards: a merge
+ *      that raced the write is followed)
  *
  * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
  * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
  * named after the article that created it and keeps that id as it grows; a merge keeps the smaller id.
  */
-import type { ClusterMember, ClusterSummary } from "../records";
-import { RECORD_VERSION } from "../records";
+import type { ClusterSummary } from "../records";
 import { candidateDigest, digestsMayMatch } from "./candidate-digest";
+import { memberOf, newSummary, sightingOf, withArticle, withCluster } from "./cluster-summary";
 import { compareFingerprints } from "./confirm";
+import { type DedupArticle, DedupConflictError, type DedupStore, type IndexedArticle } from "./dedup-store";
 import { type Fingerprint, viewFingerprint } from "./fingerprint";
 import { bandKeys } from "./lsh";
 import { fingerprintParams, type MatchParams, matchParams } from "./params";
-
-export interface DedupArticle {
-  article_id: string;
-  url: string;
-  publication: string;
-  source_id: string;
-  headline: string | null;
-  published_at: string | null;
-  collected_at: string;
-  fingerprint: Fingerprint;
-}
-
-/** The per-article dedup item: its fingerprint and current cluster pointer. */
-export interface IndexedArticle extends DedupArticle {
-  /** Cluster the article joined; may since be retired (follow merged_into; merges update it). */
-  cluster_id: string;
-  /** Estimated similarity to the article it was confirmed against (1 when it founded the cluster). */
-  similarity: number;
-  /** "pending" until every step of addArticle has run (a retry finishes it). */
-  state: "pending" | "done";
-}
-
-/** A conditional write found another revision than expected: re-run addArticle (it is idempotent). */
-export class DedupConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DedupConflictError";
-  }
-}
-
-/**
- * Storage for the clusterer. Band keys are numbers (band * 2^32 + hash); a table adapter stores
- * bandKeyString(key, …) as the partition key (one item per band per article). Every method must be
- * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
- * revision condition throws DedupConflictError.
- */
-/** What a bucket look-up found: candidate ids, and the keys whose bucket already holds the cap. */
-export interface BucketHits {
-  readonly ids: string[];
-  /** Each id's candidate digest as filed with it (ids filed without one are absent). */
-  readonly digests: ReadonlyMap<string, Uint8Array>;
-  /** Hot buckets (boilerplate shared by many pages): an article is not filed in them any more. */
-  readonly full: number[];
-}
-
-/** An outlet (a configured source) that carried the story, and when (its copy's published_at, else
- * collected_at). */
-export interface OutletSighting {
-  readonly source_id: string;
-  readonly publication: string;
-  readonly carried_at: string;
-}
-
-/** The outlet set after an addOutlets. */
-export interface OutletTally {
-  readonly count: number;
-  /** The tenth-earliest carried_at: when the story reached ten outlets (null below ten). */
-  readonly tenthAt: string | null;
-}
-
-/** Outlets needed before the spread figure is defined. */
-export const SPREAD_OUTLETS = 10;
-
-/** The tenth-earliest of the outlets' carried_at times. */
-export function tenthCarriedAt(times: readonly string[]): string | null {
-  if (times.length < SPREAD_OUTLETS) return null;
-  return [...times].sort((a, b) => Date.parse(a) - Date.parse(b))[SPREAD_OUTLETS - 1] ?? null;
-}
-
-export interface DedupStore {
-  getArticle(article_id: string): Promise<IndexedArticle | null>;
-  /** Batch read; ids with no item are skipped. */
-  getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]>;
-  /** Creates or replaces the article item. */
-  putArticle(article: IndexedArticle): Promise<void>;
-  /** Points an existing article item at another cluster (after a merge moved it). */
-  setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
-  /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
-  queryBuckets(
-    keys: readonly number[],
-    limitPerBucket: number,
-    opts?: { consistent?: boolean },
-  ): Promise<BucketHits>;
-  /** Files the article under each key with its candidate digest (idempotent). */
-  addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void>;
-  getCluster(cluster_id: string): Promise<ClusterSummary | null>;
-  getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
-  listMembers(cluster_id: string): AsyncIterable<ClusterMember>;
-  /** Atomic: puts the summary (revision 1, no summary may exist) and its first member. */
-  createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void>;
-  /**
-   * Atomic: puts the member if it is not there yet and, only then, the summary (stored revision must
-   * equal `expectedRevision`). Returns false, writing nothing, when the member already existed.
-   */
-  joinCluster(summary: ClusterSummary, expectedRevision: number, member: ClusterMember): Promise<boolean>;
-  /** Atomic: puts the retired loser and the grown winner, each checked against its expected revision. */
-  retireCluster(
-    loser: ClusterSummary,
-    loserExpectedRevision: number,
-    winner: ClusterSummary,
-    winnerExpectedRevision: number,
-  ): Promise<void>;
-  /** Atomic: puts `member` (already renamed to the new cluster) and deletes it from `fromCluster`. */
-  moveMember(member: ClusterMember, fromCluster: string): Promise<void>;
-  /**
-   * Adds outlets to the cluster's outlet set, keeping each outlet's earliest carried_at (commutative,
-   * so concurrent writers agree); returns the set's size and tenth-earliest carried_at afterwards.
-   */
-  addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally>;
-  listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
-  /** Deletes the outlet items of a retired cluster (their sightings live on in the winner's). */
-  removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void>;
-}
 
 export interface AddOptions {
   /** Clock for updated_at (ISO instant). */
@@ -183,142 +73,32 @@ export async function resolveCluster(store: DedupStore, cluster_id: string): Pro
 }
 
 /** Orders articles for the canonical choice: earliest published_at first (unknown last), then id. */
-function earlier(aPublished: string | null, aId: string, bPublished: string | null, bId: string): boolean {
-  if (aPublished !== bPublished) {
-    if (aPublished === null) return false;
-    if (bPublished === null) return true;
-    const ta = Date.parse(aPublished);
-    const tb = Date.parse(bPublished);
-    if (ta !== tb) return ta < tb;
-  }
-  return aId < bId;
-}
-
-function minIso(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Date.parse(a) <= Date.parse(b) ? a : b;
-}
-
-function maxIso(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Date.parse(a) >= Date.parse(b) ? a : b;
-}
-
-function memberOf(cluster_id: string, a: DedupArticle, similarity: number): ClusterMember {
-  return {
-    record_version: RECORD_VERSION,
-    record_type: "member",
-    cluster_id,
-    item: `member#${a.article_id}`,
-    article_id: a.article_id,
-    url: a.url,
-    publication: a.publication,
-    source_id: a.source_id,
-    published_at: a.published_at,
-    collected_at: a.collected_at,
-    similarity,
-    moved_from: null,
-  };
-}
-
-function newSummary(cluster_id: string, a: DedupArticle, now: string): ClusterSummary {
-  return {
-    record_version: RECORD_VERSION,
-    record_type: "summary",
-    cluster_id,
-    item: "summary",
-    canonical_article_id: a.article_id,
-    canonical_url: a.url,
-    headline: a.headline,
-    publication: a.publication,
-    source_id: a.source_id,
-    first_published_at: a.published_at,
-    last_published_at: a.published_at,
-    article_count: 1,
-    outlet_count: 1,
-    seconds_to_10_outlets: null,
-    revision: 1,
-    updated_at: now,
-    merged_into: null,
-  };
-}
-
-/** Seconds from the story's first publication until its tenth outlet carried it. */
-function spreadSeconds(firstPublished: string | null, tenthAt: string | null): number | null {
-  if (!firstPublished || !tenthAt) return null;
-  return Math.max(0, (Date.parse(tenthAt) - Date.parse(firstPublished)) / 1000);
-}
-
-/** How an article counts for its outlet. */
-function sightingOf(a: DedupArticle): OutletSighting {
-  return { source_id: a.source_id, publication: a.publication, carried_at: a.published_at ?? a.collected_at };
-}
-
-/** The summary grown by one article (canonical replaced when the article was published earlier). */
-function withArticle(s: ClusterSummary, a: DedupArticle, outlets: OutletTally, now: string): ClusterSummary {
-  const isCanonical = earlier(a.published_at, a.article_id, s.first_published_at, s.canonical_article_id);
-  const first = minIso(s.first_published_at, a.published_at);
-  return {
-    ...s,
-    ...(isCanonical
-      ? {
-          canonical_article_id: a.article_id,
-          canonical_url: a.url,
-          headline: a.headline,
-          publication: a.publication,
-          source_id: a.source_id,
-        }
-      : {}),
-    first_published_at: first,
-    last_published_at: maxIso(s.last_published_at, a.published_at),
-    article_count: s.article_count + 1,
-    outlet_count: outlets.count,
-    seconds_to_10_outlets: spreadSeconds(first, outlets.tenthAt),
-    revision: s.revision + 1,
-    updated_at: now,
-  };
-}
-
-/** The winner grown by a whole loser cluster. */
-function withCluster(
-  w: ClusterSummary,
-  l: ClusterSummary,
-  outlets: OutletTally,
-  now: string,
-): ClusterSummary {
-  const loserCanonical = earlier(
-    l.first_published_at,
-    l.canonical_article_id,
-    w.first_published_at,
-    w.canonical_article_id,
-  );
-  return {
-    ...w,
-    ...(loserCanonical
-      ? {
-          canonical_article_id: l.canonical_article_id,
-          canonical_url: l.canonical_url,
-          headline: l.headline,
-          publication: l.publication,
-          source_id: l.source_id,
-        }
-      : {}),
-    first_published_at: minIso(w.first_published_at, l.first_published_at),
-    last_published_at: maxIso(w.last_published_at, l.last_published_at),
-    article_count: w.article_count + l.article_count,
-    outlet_count: outlets.count,
-    seconds_to_10_outlets: spreadSeconds(minIso(w.first_published_at, l.first_published_at), outlets.tenthAt),
-    revision: w.revision + 1,
-    updated_at: now,
-  };
-}
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of it) out.push(x);
   return out;
+}
+
+/**
+ * Points the article's state at `cluster_id`, then checks that the cluster is still live: a merge
+ * that retired it meanwhile may have repointed the article before this write landed, so the write is
+ * repeated with the live id until it holds. `done` marks the article finished.
+ */
+async function pointArticle(
+  store: DedupStore,
+  article_id: string,
+  cluster_id: string,
+  done: boolean,
+): Promise<string> {
+  let id = cluster_id;
+  for (;;) {
+    if (done) await store.finishArticle(article_id, id);
+    else await store.setArticleCluster(article_id, id);
+    const live = await resolveCluster(store, id);
+    if (live === id) return id;
+    id = live;
+  }
 }
 
 /**
@@ -335,11 +115,11 @@ export async function mergeClusters(
   const l = await store.getCluster(loser);
   if (!l) return;
   if (l.merged_into && l.merged_into !== winner) return;
-  // Read once: while the loser is live a new member bumps its revision (so the retire below fails and
-  // the caller retries); once retired, nothing joins it.
-  const members = await collect(store.listMembers(loser));
-  const outlets = await collect(store.listOutlets(loser));
   if (!l.merged_into) {
+    // While the loser is live a new member bumps its revision, so the retire below fails (and the
+    // caller retries) unless these lists are complete.
+    const members = await collect(store.listMembers(loser));
+    const outlets = await collect(store.listOutlets(loser));
     const w = await store.getCluster(winner);
     if (!w) throw new Error(`merge into missing cluster ${winner}`);
     // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
@@ -360,33 +140,58 @@ export async function mergeClusters(
       w.revision,
     );
   }
-  for (const m of members) {
+  // Listed again now that the loser is retired: another merge may have moved members into it after
+  // the list above (a move does not change the revision); nothing arrives once it is retired.
+  const moved = await collect(store.listMembers(loser));
+  for (const m of moved) {
     await store.moveMember({ ...m, cluster_id: winner, moved_from: loser }, loser);
     await store.setArticleCluster(m.article_id, winner);
   }
   // Last, so that a crash before this leaves the sightings for the retry's addOutlets (which keeps
   // the earliest time: repeating it changes nothing).
+  const outlets = await collect(store.listOutlets(loser));
   await store.removeOutlets(
     loser,
     outlets.map((o) => o.source_id),
   );
+  // The winner may have been retired while the members moved in: members that arrived after its own
+  // merge listed them move on, and pointers written after that merge repointed them are set again.
+  const w = await store.getCluster(winner);
+  if (w?.merged_into) {
+    await mergeClusters(store, winner, w.merged_into, now);
+    for (const m of moved) await pointArticle(store, m.article_id, w.merged_into, false);
+  }
 }
 
-/**
- * Clusters of the indexed articles under `keys` that are confirmed copies of `article` (whose
- * candidate digest is `digest`). Candidates in `skip` were judged already (fingerprints never change,
- * so neither does the verdict); every id judged is added to it.
- */
-async function confirmedClusters(
-  store: DedupStore,
-  article: DedupArticle,
-  digest: Uint8Array,
-  keys: readonly number[],
-  params: MatchParams,
-  skip: Set<string>,
-  consistent: boolean,
-  full: Set<number>,
-): Promise<{ clusters: Set<string>; similarity: number }> {
+/** What confirmedClusters looks at, and what it carries between the two looks of one addArticle. */
+interface Look {
+  readonly store: DedupStore;
+  readonly article: DedupArticle;
+  /** The article's candidate digest (candidate-digest.ts). */
+  readonly digest: Uint8Array;
+  /** The article's band keys. */
+  readonly keys: readonly number[];
+  readonly params: MatchParams;
+  /** Candidates judged already (fingerprints never change, so neither does the verdict); every id
+   * judged is added. */
+  readonly judged: Set<string>;
+  /** Strongly consistent bucket reads. */
+  readonly consistent: boolean;
+  /** Receives the keys whose bucket is full (hot). */
+  readonly full: Set<number>;
+}
+
+/** Clusters of the indexed articles under the keys that are confirmed copies of the article. */
+async function confirmedClusters({
+  store,
+  article,
+  digest,
+  keys,
+  params,
+  judged: skip,
+  consistent,
+  full,
+}: Look): Promise<{ clusters: Set<string>; similarity: number }> {
   const clusters = new Set<string>();
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
@@ -418,13 +223,51 @@ async function confirmedClusters(
 const MAX_UNION_ROUNDS = 10;
 
 /**
+ * Puts the article in the cluster its claim chose, or in the live cluster that one was merged into;
+ * founds it when the claim was to found one. Returns the cluster ids on the way (claimed first, live
+ * last). The article ends up a member of one cluster only, whichever deliveries run: they all follow
+ * one claim, and a member is only ever moved forward along that chain.
+ */
+async function joinClaimed(
+  store: DedupStore,
+  article: DedupArticle,
+  claimed: IndexedArticle,
+  now: string,
+): Promise<string[]> {
+  const chain = [claimed.cluster_id];
+  let live = await store.getCluster(claimed.cluster_id);
+  const member = (cid: string) => memberOf(cid, article, claimed.similarity);
+  if (!live) {
+    // Only a founder's cluster can be missing: created here (again, if a first attempt died first).
+    if (claimed.cluster_id !== clusterIdFor(article.article_id))
+      throw new Error(`article ${article.article_id} claimed missing cluster ${claimed.cluster_id}`);
+    await store.addOutlets(claimed.cluster_id, [sightingOf(article)]);
+    await store.createCluster(newSummary(claimed.cluster_id, article, now), member(claimed.cluster_id));
+    return chain;
+  }
+  while (live.merged_into) {
+    const next = await store.getCluster(live.merged_into);
+    if (!next) throw new Error(`cluster ${live.cluster_id} merged into missing ${live.merged_into}`);
+    chain.push(next.cluster_id);
+    live = next;
+  }
+  // In order along the chain: a member moves forward only, so one seen nowhere was never added.
+  for (const cid of chain) if (await store.getMember(cid, article.article_id)) return chain;
+  const outlets = await store.addOutlets(live.cluster_id, [sightingOf(article)]);
+  // Revision-checked: if the cluster was retired or grew since it was read, this is a conflict.
+  await store.joinCluster(withArticle(live, article, outlets, now), live.revision, member(live.cluster_id));
+  return chain;
+}
+
+/**
  * Adds one article and returns its cluster and the ids this call retired (merged into it).
  * Idempotent: adding an article that is already in the store changes nothing.
  *
  * Concurrency: the article joins (or founds) a cluster before it is filed in the LSH buckets, and
  * looks for candidates again after filing itself. Of two copies processed at once, at least the one
  * that files itself second sees the other, and can resolve the other's cluster, so every confirmed
- * pair is unioned by at least one side whatever the interleaving. Lost races surface as
+ * pair is unioned by at least one side whatever the interleaving. Deliveries of one article follow
+ * the first claim (claimArticle), so they never count it in two clusters. Lost races surface as
  * DedupConflictError from the revision-checked writes; the caller re-runs addArticle.
  */
 export async function addArticle(
@@ -434,8 +277,8 @@ export async function addArticle(
 ): Promise<{ cluster_id: string; merged: string[] }> {
   const params = options.params ?? matchParams;
   const nowFn = options.now ?? (() => new Date().toISOString());
-  const prev = await store.getArticle(article.article_id);
-  if (prev?.state === "done") return { cluster_id: await resolveCluster(store, prev.cluster_id), merged: [] };
+  const state = await store.getStory(article.article_id);
+  if (state?.done) return { cluster_id: await resolveCluster(store, state.cluster_id), merged: [] };
 
   // 1. candidates already indexed, confirmed
   const keys = articleBandKeys(article.fingerprint, params);
@@ -444,35 +287,19 @@ export async function addArticle(
   const judged = new Set<string>();
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
   const hot = new Set<number>();
-  const first = await confirmedClusters(store, article, digest, keys, params, judged, false, hot);
-  const targets = first.clusters;
-  if (prev) targets.add(await resolveCluster(store, prev.cluster_id)); // a retry keeps its first choice
+  const look = { store, article, digest, keys, params, judged };
+  const first = await confirmedClusters({ ...look, consistent: false, full: hot });
 
-  // 2. join the (smallest-id) confirmed cluster, or found one, before becoming visible in buckets
-  const now = nowFn();
-  const home = [...targets].sort()[0] ?? clusterIdFor(article.article_id);
-  const founder = targets.size === 0;
-  const indexed: IndexedArticle = {
+  // 2. claim the article (its fingerprint item, written once) for the smallest confirmed cluster or
+  //    a new one; then join or found what the claim says, before becoming visible in buckets
+  const choice = [...first.clusters].sort()[0];
+  const claimed = await store.claimArticle({
     ...article,
-    cluster_id: home,
-    similarity: founder ? 1 : first.similarity,
-    state: "pending",
-  };
-  await store.putArticle(indexed);
-  const member = memberOf(home, article, indexed.similarity);
-  const existing = await store.getCluster(home);
-  if (!existing) {
-    await store.addOutlets(home, [sightingOf(article)]);
-    await store.createCluster(newSummary(home, article, now), member);
-  } else if (
-    !(await store.getMember(home, article.article_id)) &&
-    // A retry whose first attempt joined a cluster since merged into home: the merge moves (and
-    // counts) that member, so joining again would count the article twice.
-    !(prev && (await store.getMember(prev.cluster_id, article.article_id)))
-  ) {
-    const outlets = await store.addOutlets(home, [sightingOf(article)]);
-    await store.joinCluster(withArticle(existing, article, outlets, now), existing.revision, member);
-  }
+    cluster_id: choice ?? clusterIdFor(article.article_id),
+    similarity: choice ? first.similarity : 1,
+  });
+  const now = nowFn();
+  const chain = await joinClaimed(store, article, claimed, now);
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now
   // Hot buckets are read (capped) but no longer grow: real copies share many other bands.
@@ -481,39 +308,31 @@ export async function addArticle(
     article.article_id,
     digest,
   );
-  const second = await confirmedClusters(store, article, digest, keys, params, judged, true, new Set());
+  const second = await confirmedClusters({ ...look, consistent: true, full: new Set() });
 
   // 4. union everything confirmed into the smallest live id. Ids are resolved afresh each round: a
   //    cluster seen in step 1 may have been merged elsewhere since, and its new root must join too.
-  //    Two deliveries of this same article may run at once, one founding c-<id> while the other
-  //    joins a cluster it found: each writes before it reads here (founding creates c-<id>; joining
-  //    moves the article's pointer), so at least one sees the other's cluster and joins them.
-  let ids = [...targets, ...second.clusters, home];
-  const own = await store.getArticle(article.article_id);
-  if (own) ids.push(own.cluster_id);
-  const founded = clusterIdFor(article.article_id);
-  if (founded !== home && (await store.getCluster(founded))) ids.push(founded);
+  let ids = [...first.clusters, ...second.clusters, ...chain];
   const touched = new Set(ids);
   const merged: string[] = [];
   for (let round = 0; ; round++) {
     let roots = [
       ...new Set(await Promise.all([...new Set(ids)].map((id) => resolveCluster(store, id)))),
     ].sort();
-    // A first attempt that crashed before founding its cluster left only a pointer to an id that was
-    // never created: nothing to merge there.
+    // A candidate whose first attempt crashed before founding its cluster left only a claim of an id
+    // that was never created: nothing to merge there.
     if (roots.length > 1) {
       const exists = await Promise.all(roots.map(async (id) => (await store.getCluster(id)) !== null));
       roots = roots.filter((_, i) => exists[i]);
     }
-    const winner = roots[0] ?? home;
+    const winner = roots[0] ?? chain[chain.length - 1]!;
     if (roots.length <= 1) {
       // A merge interrupted after retiring its loser left members behind: move them now.
       for (const id of touched) {
         const s = id === winner ? null : await store.getCluster(id);
         if (s?.merged_into) await mergeClusters(store, id, s.merged_into, now);
       }
-      await store.putArticle({ ...indexed, cluster_id: winner, state: "done" });
-      return { cluster_id: winner, merged };
+      return { cluster_id: await pointArticle(store, article.article_id, winner, true), merged };
     }
     if (round >= MAX_UNION_ROUNDS) throw new DedupConflictError(`union of ${roots.join(", ")} kept moving`);
     for (const loser of roots.slice(1)) {

@@ -11,7 +11,7 @@
 import { factAgreement, sketchHas } from "./features";
 import type { FingerprintView } from "./fingerprint";
 import { estimateContainment, estimateJaccard } from "./minhash";
-import { type MatchParams, matchParams } from "./params";
+import { fingerprintParams, type MatchParams, matchParams } from "./params";
 
 export type MatchReason =
   | "jaccard"
@@ -66,7 +66,7 @@ export function compareFingerprints(
   a: FingerprintView,
   b: FingerprintView,
   params: MatchParams = matchParams,
-  sketchSize = 64,
+  sketchSize: number = fingerprintParams.sketchSize,
 ): MatchResult {
   const none = { shared: 0, agree: 0 };
   const base = {

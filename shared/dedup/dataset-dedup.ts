@@ -13,9 +13,10 @@
 import { createHash } from "node:crypto";
 import * as z from "zod/mini";
 import { jsonErrorPosition } from "../config/json-error-position";
-import { addArticle, type DedupArticle } from "./clusterer";
+import { addArticle } from "./clusterer";
+import type { DedupArticle } from "./dedup-store";
 import { computeFingerprint } from "./fingerprint";
-import { MemoryDedupStore } from "./memory-index";
+import { MemoryDedupStore } from "./memory-dedup-store";
 import "../config/zod-messages";
 
 const inputLine = z.object({

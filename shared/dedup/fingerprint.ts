@@ -1,6 +1,6 @@
 /**
  * The fingerprint of an article: everything dedup needs, computed once by the fetch Lambda and
- * carried on the dedup queue and in the Articles table. JSON-serialisable and small (~1.5 KB):
+ * carried on the dedup queue; dedup stores it in the Fingerprints table (the Articles item has none). JSON-serialisable and small (~1.5 KB):
  * typed arrays are stored as base64 of little-endian uint32 values.
  */
 import * as z from "zod/mini";

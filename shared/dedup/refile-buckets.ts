@@ -6,7 +6,8 @@
  * Idempotent: an entry is keyed by band hash and article id, so a second run rewrites the same items.
  */
 import { candidateDigest } from "./candidate-digest";
-import { articleBandKeys, type DedupStore, type IndexedArticle } from "./clusterer";
+import { articleBandKeys } from "./clusterer";
+import type { DedupStore, IndexedArticle } from "./dedup-store";
 import { type MatchParams, matchParams } from "./params";
 
 export interface RefileResult {

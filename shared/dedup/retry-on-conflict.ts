@@ -1,11 +1,6 @@
 /** Re-runs the idempotent addArticle when a version-checked write lost a race to another worker. */
-import {
-  type AddOptions,
-  addArticle,
-  type DedupArticle,
-  DedupConflictError,
-  type DedupStore,
-} from "./clusterer";
+import { type AddOptions, addArticle } from "./clusterer";
+import { type DedupArticle, DedupConflictError, type DedupStore } from "./dedup-store";
 
 export async function addArticleRetrying(
   store: DedupStore,

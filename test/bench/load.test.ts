@@ -17,19 +17,14 @@ const run = () =>
     workers: 8,
   });
 
-it("a run over 8 hosts with 8 concurrent workers: every page ends as an article, the accounting adds up", async () => {
+it("a run over 8 hosts with 8 concurrent workers: every page ends as an article, the accounting adds up, dedup equals the serial result", async () => {
   const r = await run();
   expect(r.counts).toMatchObject({ claimed: 96, articles: 96, failed: 0, pending: 0 });
   expect(r.counts.dead_lettered).toEqual({ fetch: 0, dedup: 0 });
+  // Each article counted once (racing merges once counted 98).
   expect(r.counts.clustered_articles).toBe(96);
   expect(r.clusters).toBeLessThan(96); // stories are copied across hosts
-});
-
-// Quarantined, not loosened: 1 run in 4 on a clean clone (2026-12-02) built clusters under 8 dedup
-// workers that differ from the serial pass — a concurrency bug in the clusterer or in this comparison,
-// open in issue 14. Un-skip with the fix.
-it.skip("a run over 8 hosts with 8 concurrent workers: dedup equals the serial result", async () => {
-  const r = await run();
-  expect(r.counts.clustered_articles).toBe(96);
+  // Story pointers and live clusters' members, as stored, give the serial partition (a pointer
+  // overwritten by a late write once named a retired cluster: issue 14).
   expect(r.clustersEqualSerial).toBe(true);
 });

@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { addArticle } from "../../shared/dedup/clusterer";
 import { computeFingerprint } from "../../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../../shared/dedup/memory-dedup-store";
 import { articleIdFor } from "../../shared/url/canonical-url";
 import { article } from "../shared/dedup/texts";
 

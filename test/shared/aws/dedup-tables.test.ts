@@ -11,14 +11,10 @@ import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { type DedupTableOptions, DynamoDedupStore } from "../../../shared/aws/dedup-tables";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
-import {
-  addArticle,
-  articleBandKeys,
-  type DedupArticle,
-  type DedupStore,
-} from "../../../shared/dedup/clusterer";
+import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
+import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
 import type { ClusterMember, ClusterSummary } from "../../../shared/records";
 import { syntheticStories } from "../../support/synthetic-stories";

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
-import { addArticle, articleBandKeys, type DedupArticle } from "../../../shared/dedup/clusterer";
+import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
+import type { DedupArticle } from "../../../shared/dedup/dedup-store";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
-import { MemoryDedupStore } from "../../../shared/dedup/memory-index";
+import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { matchParams } from "../../../shared/dedup/params";
 import { clusterRecordSchema } from "../../../shared/records";
 import { article, paragraph } from "./texts";
@@ -188,19 +189,22 @@ describe("addArticle", () => {
         .sort(),
     ).toEqual(["x", "y", "z"]);
     expect(members.some((m) => m.cluster_id === loser)).toBe(false);
-    expect((await store.getArticle("y"))?.cluster_id).toBe(winner);
+    expect((await store.getStory("y"))?.cluster_id).toBe(winner);
   });
 
   it("finishes an article whose first attempt crashed before founding its cluster", async () => {
     const store = new MemoryDedupStore();
     const text = article(41, 6);
     await addArticle(store, doc("a1", text, "2024-03-01T10:00:00Z"), { now });
-    // The first attempt for b1 wrote its pending pointer to c-b1 and died before creating c-b1.
+    // The first attempt for b1 claimed c-b1 (it saw no copy yet) and died before creating it.
     const b1 = doc("b1", text, "2024-03-01T11:00:00Z");
-    await store.putArticle({ ...b1, cluster_id: "c-b1", similarity: 1, state: "pending" });
-    expect(await addArticle(store, b1, { now })).toEqual({ cluster_id: "c-a1", merged: [] });
-    expect(await store.getCluster("c-a1")).toMatchObject({ article_count: 2 });
-    expect(await store.getCluster("c-b1")).toBeNull();
+    await store.claimArticle({ ...b1, cluster_id: "c-b1", similarity: 1 });
+    // The retry keeps the claim (a concurrent delivery may be acting on it), founds c-b1, and unions
+    // it with the copy's story: one story, the smaller id, each article counted once.
+    expect(await addArticle(store, b1, { now })).toEqual({ cluster_id: "c-a1", merged: ["c-b1"] });
+    expect(await store.getCluster("c-a1")).toMatchObject({ article_count: 2, merged_into: null });
+    expect(await store.getCluster("c-b1")).toMatchObject({ merged_into: "c-a1" });
+    expect(await store.getStory("b1")).toEqual({ cluster_id: "c-a1", done: true });
   });
 
   it("never merges short articles, even identical ones", async () => {

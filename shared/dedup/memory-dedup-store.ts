@@ -1,23 +1,26 @@
 /**
  * In-memory DedupStore: the same clustering code as the dedup Lambda, over Maps. Used by
- * `storytrail dedup`, the evaluation and the tests. Single-threaded, so the version conditions
- * always hold; they are still checked so the tests exercise the same contract a table adapter has.
+ * `storytrail dedup`, the evaluation and the tests. Each call is atomic (no await inside); concurrent
+ * callers interleave between calls (test/shared/dedup/concurrent-add.test.ts drives them so), and the
+ * version conditions are checked as a table adapter checks them.
  * Buckets hold small integers (one per article) rather than id strings to keep 100k articles well
  * under 1 GiB.
  */
 import type { ClusterMember, ClusterSummary } from "../records";
+import { tenthCarriedAt } from "./cluster-summary";
 import {
+  type ArticleStory,
   type BucketHits,
   DedupConflictError,
   type DedupStore,
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
-  tenthCarriedAt,
-} from "./clusterer";
+} from "./dedup-store";
 
 export class MemoryDedupStore implements DedupStore {
   private readonly articles = new Map<string, IndexedArticle>();
+  private readonly stories = new Map<string, ArticleStory>();
   private readonly ordinal = new Map<string, number>();
   private readonly idOf: string[] = [];
   private readonly buckets = new Map<number, number | number[]>();
@@ -41,13 +44,23 @@ export class MemoryDedupStore implements DedupStore {
     return out;
   }
 
-  async putArticle(article: IndexedArticle): Promise<void> {
+  async claimArticle(article: IndexedArticle): Promise<IndexedArticle> {
+    const stored = this.articles.get(article.article_id);
+    if (stored) return stored;
     this.articles.set(article.article_id, article);
+    return article;
+  }
+
+  async getStory(article_id: string): Promise<ArticleStory | null> {
+    return this.stories.get(article_id) ?? null;
   }
 
   async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
-    const a = this.articles.get(article_id);
-    if (a) this.articles.set(article_id, { ...a, cluster_id });
+    this.stories.set(article_id, { cluster_id, done: this.stories.get(article_id)?.done ?? false });
+  }
+
+  async finishArticle(article_id: string, cluster_id: string): Promise<void> {
+    this.stories.set(article_id, { cluster_id, done: true });
   }
 
   private ordinalOf(article_id: string): number {
@@ -191,7 +204,7 @@ export class MemoryDedupStore implements DedupStore {
   /** Every article id with its current (live) cluster id, in insertion order. */
   *assignments(): Iterable<{ article_id: string; cluster_id: string }> {
     for (const a of this.articles.values()) {
-      let id = a.cluster_id;
+      let id = this.stories.get(a.article_id)?.cluster_id ?? a.cluster_id;
       for (let s = this.clusters.get(id); s?.merged_into; s = this.clusters.get(id)) id = s.merged_into;
       yield { article_id: a.article_id, cluster_id: id };
     }
