@@ -22,7 +22,7 @@ import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/conf
 import { AlarmTopic } from "./alarm-topic";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
-import { type DeploySettings, deploySettings } from "./deploy-settings";
+import { type DeploySettings, deploySettings, type ProvisionedCapacity } from "./deploy-settings";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -130,10 +130,17 @@ export class StorytrailStack extends Stack {
 
   private table(name: TableName): dynamodb.Table {
     const spec = topology.tables[name];
+    const capacity = this.settings.capacity;
+    const provisioned = capacity.mode === "provisioned" ? capacity : null;
+    // Provisioned: start at the minimum; auto scaling moves each table and index within min..max.
+    const units = provisioned
+      ? { readCapacity: provisioned.read_min, writeCapacity: provisioned.write_min }
+      : {};
     const table = new dynamodb.Table(this, `${pascal(name)}Table`, {
       partitionKey: attribute(spec.partitionKey),
       sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
+      ...units,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
@@ -148,9 +155,24 @@ export class StorytrailStack extends Stack {
         sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
         projectionType: dynamodb.ProjectionType.INCLUDE,
         nonKeyAttributes: [...index.include],
+        ...units,
       });
     }
+    if (provisioned) this.autoScale(table, Object.keys(spec.indexes ?? {}), provisioned);
     return table;
+  }
+
+  /** Target tracking on reads and writes of the table and each of its indexes. */
+  private autoScale(table: dynamodb.Table, indexes: readonly string[], p: ProvisionedCapacity): void {
+    const reads = { minCapacity: p.read_min, maxCapacity: p.read_max };
+    const writes = { minCapacity: p.write_min, maxCapacity: p.write_max };
+    const target = { targetUtilizationPercent: p.target_utilization_percent };
+    table.autoScaleReadCapacity(reads).scaleOnUtilization(target);
+    table.autoScaleWriteCapacity(writes).scaleOnUtilization(target);
+    for (const index of indexes) {
+      table.autoScaleGlobalSecondaryIndexReadCapacity(index, reads).scaleOnUtilization(target);
+      table.autoScaleGlobalSecondaryIndexWriteCapacity(index, writes).scaleOnUtilization(target);
+    }
   }
 
   private queue(name: QueueName): void {
