@@ -38,7 +38,7 @@ const ROBOTS_TTL_MS = 15 * 60 * 1000;
  * process's baseline, 3 hosts +108 MB, 4 +138 MB, 10 +195 MB. One such page peaks at 183 MB bundled
  * (RELIABILITY.md), so 3 hosts stay near 210 MB of the function's 256; 10 would not fit.
  */
-const MAX_CONCURRENT_HOSTS = 3;
+export const MAX_CONCURRENT_HOSTS = 3;
 
 export function createFetchHandler(env: Env) {
   const logger = new Logger({ serviceName: "storytrail-fetch" });
