@@ -84,7 +84,7 @@ export function designChangeSavings(
   const { provisioned: _, ...steadyOnDemand } = steady;
   return [
     {
-      label: `fetch batches of ${obs.fetchBatchSize.toFixed(1)} messages instead of 1 (daily burst)`,
+      label: `fetch batches of ${obs.fetchBatchSize} messages instead of 1 (daily burst)`,
       usd: total(withFetchBatchSize(obs, 1), serialHosts(daily)) - total(obs, serialHosts(daily)),
     },
     {

@@ -227,7 +227,12 @@ if (want("pipeline") || want("cost")) {
         meter: true,
         log,
       });
-      const obs = r.observed!;
+      // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
+      // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
+      const { withFetchBatchSize } = await import("./fetch-batch");
+      const fetchTrigger = topology.functions.fetch.trigger;
+      const observedFetchBatch = r.observed!.fetchBatchSize;
+      const obs = withFetchBatchSize(r.observed!, fetchTrigger.kind === "queue" ? fetchTrigger.batchSize : 1);
       const defaults = {
         memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
         minHostDelayMs: 1000,
@@ -335,7 +340,7 @@ if (want("pipeline") || want("cost")) {
       const savings = designChangeSavings(obs, daily, steady);
       results.costScenarios = { scenarios, savings, articlesPerDay: ARTICLES_PER_DAY };
       print(
-        `Capacity modes (fetch batches of ${obs.fetchBatchSize.toFixed(1)} messages, ${MAX_CONCURRENT_HOSTS} hosts at once; steady crawl: about one page per host in a batch, provisioned at ${capacity.target_utilization_percent} % with a minimum of ${capacity.write_min} unit per table)\n${formatTable(
+        `Capacity modes (fetch batches of ${obs.fetchBatchSize} messages (${observedFetchBatch.toFixed(1)} in the local run), ${MAX_CONCURRENT_HOSTS} hosts at once; steady crawl: about one page per host in a batch, provisioned at ${capacity.target_utilization_percent} % with a minimum of ${capacity.write_min} unit per table)\n${formatTable(
           ["", ...scenarios.map((x) => x.label)],
           [
             ["USD per M articles", ...scenarios.map((x) => `$${x.total.toFixed(2)}`)],
