@@ -1,7 +1,8 @@
 /**
- * The tables' capacity mode is a deploy setting: on demand by default, provisioned with auto scaling
- * (target tracking on reads and writes of every table and index) when the settings ask. Synthesised
- * without bundling the handlers (`aws:cdk:bundling-stacks` empty): the tables are what is checked here.
+ * The tables' capacity mode is a deploy setting: on demand by default (test/infra/stack.test.ts checks
+ * that stack), provisioned with auto scaling (target tracking on reads and writes of every table and
+ * index) when the settings ask. Synthesised without bundling the handlers (`aws:cdk:bundling-stacks`
+ * empty): the tables are what is checked here.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,18 +50,6 @@ afterAll(() => {
 });
 
 describe("capacity mode", () => {
-  it("is on demand by default, with nothing to scale", () => {
-    const { stack, template } = synth({});
-    const tables = Object.values(template.findResources("AWS::DynamoDB::Table"));
-    expect(tables).toHaveLength(tableNames.length);
-    for (const t of tables) {
-      expect(t.Properties.BillingMode).toBe("PAY_PER_REQUEST");
-      expect(t.Properties.ProvisionedThroughput).toBeUndefined();
-    }
-    template.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 0);
-    expect(nagFindings(stack)).toEqual([]);
-  });
-
   it("provisions every table and index at its minimum and scales reads and writes on utilisation", () => {
     const { stack, template } = synth({
       capacity_mode: "provisioned",
