@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
-import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -22,7 +22,7 @@ import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/conf
 import { AlarmTopic } from "./alarm-topic";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
-import { type DeploySettings, deploySettings, type ProvisionedCapacity } from "./deploy-settings";
+import { type DeploySettings, deploySettings } from "./deploy-settings";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -35,7 +35,6 @@ import {
   environmentFor,
   type FunctionName,
   functionNames,
-  type KeyAttr,
   type QueueName,
   queueNames,
   type ResourceNames,
@@ -43,6 +42,7 @@ import {
   tableNames,
   topology,
 } from "./topology";
+import { topologyTable } from "./topology-table";
 
 export interface StorytrailStackProps extends StackProps {
   /** Overrides of the topology's cron per schedule-triggered function (context `<fn>Schedule`). */
@@ -65,10 +65,6 @@ const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);
 
 const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
-const attribute = (key: KeyAttr): dynamodb.Attribute => ({
-  name: key.name,
-  type: key.type === "S" ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
-});
 
 export class StorytrailStack extends Stack {
   readonly tables = {} as Record<TableName, dynamodb.Table>;
@@ -129,50 +125,7 @@ export class StorytrailStack extends Stack {
   }
 
   private table(name: TableName): dynamodb.Table {
-    const spec = topology.tables[name];
-    const capacity = this.settings.capacity;
-    const provisioned = capacity.mode === "provisioned" ? capacity : null;
-    // Provisioned: start at the minimum; auto scaling moves each table and index within min..max.
-    const units = provisioned
-      ? { readCapacity: provisioned.read_min, writeCapacity: provisioned.write_min }
-      : {};
-    const table = new dynamodb.Table(this, `${pascal(name)}Table`, {
-      partitionKey: attribute(spec.partitionKey),
-      sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
-      billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
-      ...units,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
-      timeToLiveAttribute: spec.timeToLiveAttribute,
-      // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const [indexName, index] of Object.entries(spec.indexes ?? {})) {
-      table.addGlobalSecondaryIndex({
-        indexName,
-        partitionKey: attribute(index.partitionKey),
-        sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
-        projectionType: dynamodb.ProjectionType.INCLUDE,
-        nonKeyAttributes: [...index.include],
-        ...units,
-      });
-    }
-    if (provisioned) this.autoScale(table, Object.keys(spec.indexes ?? {}), provisioned);
-    return table;
-  }
-
-  /** Target tracking on reads and writes of the table and each of its indexes. */
-  private autoScale(table: dynamodb.Table, indexes: readonly string[], p: ProvisionedCapacity): void {
-    const reads = { minCapacity: p.read_min, maxCapacity: p.read_max };
-    const writes = { minCapacity: p.write_min, maxCapacity: p.write_max };
-    const target = { targetUtilizationPercent: p.target_utilization_percent };
-    table.autoScaleReadCapacity(reads).scaleOnUtilization(target);
-    table.autoScaleWriteCapacity(writes).scaleOnUtilization(target);
-    for (const index of indexes) {
-      table.autoScaleGlobalSecondaryIndexReadCapacity(index, reads).scaleOnUtilization(target);
-      table.autoScaleGlobalSecondaryIndexWriteCapacity(index, writes).scaleOnUtilization(target);
-    }
+    return topologyTable(this, `${pascal(name)}Table`, name, this.settings.capacity);
   }
 
   private queue(name: QueueName): void {

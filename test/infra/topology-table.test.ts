@@ -1,38 +1,20 @@
 /**
  * The tables' capacity mode is a deploy setting: on demand by default (test/infra/stack.test.ts checks
- * that stack), provisioned with auto scaling (target tracking on reads and writes of every table and
- * index) when the settings ask. Synthesised without bundling the handlers (`aws:cdk:bundling-stacks`
- * empty): the tables are what is checked here.
+ * the whole stack that way), provisioned with auto scaling (target tracking on reads and writes of every
+ * table and index) when the settings ask. The topology's tables alone in a stack, cdk-nag included.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { App } from "aws-cdk-lib";
+import { App, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deploySettings } from "../../infra/deploy-settings";
-import { StorytrailStack } from "../../infra/stack";
 import { tableNames, topology } from "../../infra/topology";
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const BASE = {
-  STORYTRAIL_USER_AGENT: "examplebot/1.0 (+https://ops.example/crawler)",
-  alarm_emails: ["oncall@ops.example"],
-};
-const outdirs: string[] = [];
+import { topologyTable } from "../../infra/topology-table";
 
 function synth(settings: Record<string, unknown>) {
-  const { context } = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")) as {
-    context: Record<string, unknown>;
-  };
-  const outdir = mkdtempSync(path.join(tmpdir(), "storytrail-cdk-"));
-  outdirs.push(outdir);
-  const app = new App({ context: { ...context, "aws:cdk:bundling-stacks": [] }, outdir });
-  const stack = new StorytrailStack(app, "StorytrailCapacity", {
-    projectRoot: repoRoot,
-    settings: deploySettings({ ...BASE, ...settings }),
-  });
+  const stack = new Stack(new App(), "Tables");
+  const { capacity } = deploySettings(settings);
+  for (const name of tableNames) topologyTable(stack, name, name, capacity);
   return { stack, template: Template.fromStack(stack) };
 }
 
@@ -40,16 +22,20 @@ const indexCount = Object.values(topology.tables).reduce(
   (n, t) => n + Object.keys(t.indexes ?? {}).length,
   0,
 );
-const nagFindings = (stack: StorytrailStack) =>
+const nagFindings = (stack: Stack) =>
   new AwsSolutionsChecks(undefined, { verbose: true })
     .validateScope(stack)
     .violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(", ")}`);
 
-afterAll(() => {
-  for (const d of outdirs) rmSync(d, { recursive: true, force: true });
-});
-
 describe("capacity mode", () => {
+  it("is on demand by default, with nothing to scale", () => {
+    const { stack, template } = synth({});
+    for (const t of Object.values(template.findResources("AWS::DynamoDB::Table")))
+      expect(t.Properties.BillingMode).toBe("PAY_PER_REQUEST");
+    template.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 0);
+    expect(nagFindings(stack)).toEqual([]);
+  });
+
   it("provisions every table and index at its minimum and scales reads and writes on utilisation", () => {
     const { stack, template } = synth({
       capacity_mode: "provisioned",
