@@ -3,6 +3,7 @@
  * plus the settings that scale it → dollars per million articles at AWS list prices (bench/prices.ts).
  * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
  */
+import { type FetchBatchShape, fetchBatchWaitMs, fetchPageWaitShare } from "./fetch-batch";
 import { GB, PRICES, type Prices } from "./prices";
 
 // ---- billing rules ----------------------------------------------------------------------------
@@ -93,6 +94,8 @@ export interface Settings {
   readonly lshRetentionMonths: number;
   /** Active X-Ray tracing (deploy setting `tracing`, off by default). */
   readonly tracing: boolean;
+  /** The crawl's shape and the fetch batch's concurrency (bench/fetch-batch.ts); absent: a daily burst. */
+  readonly fetchBatch?: FetchBatchShape;
 }
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
@@ -139,12 +142,9 @@ export function invocationMs(
   const cpuMs = f.cpuMs * Math.max(1, FULL_VCPU_MB / mem);
   let waitMs = f.ioMs;
   if (fn === "fetch") {
-    // A host's pages run back to back (one FIFO group): each waits for the publisher and then for
-    // what is left of the host delay since the previous page, whether that page was handled in this
-    // invocation or the last (the Hosts table carries the slot across invocations). A crawl's queue
-    // is backlogged per host, so every page is charged the wait.
-    const k = obs.fetchBatchSize;
-    waitMs += k * (s.pageLatencyMs + Math.max(0, s.minHostDelayMs - s.pageLatencyMs));
+    // A host's pages run back to back (one FIFO group), the batch's hosts concurrently: the batch
+    // waits as long as its longest round of hosts (bench/fetch-batch.ts).
+    waitMs += fetchBatchWaitMs(obs.fetchBatchSize, s);
   }
   return { ms: cpuMs + waitMs, cpuMs, waitMs };
 }
@@ -224,6 +224,7 @@ export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES)
   const wru = (item: string, perArticle: number) =>
     costLine("DynamoDB", item, perArticle * M, "WRU", prices.dynamoPerWru);
   const fetchMb = s.memoryMb.fetch ?? 1024;
+  const waitShare = fetchPageWaitShare(obs.fetchBatchSize, s);
   return [
     wru("frontier claim (the conditional put that decides seen/new)", 1),
     // The stored record with its body; the run measured its WRU, index entry included.
@@ -246,8 +247,8 @@ export function designFloor(obs: Observed, s: Settings, prices: Prices = PRICES)
     ),
     costLine(
       "Lambda",
-      `fetch waiting for the page (${s.pageLatencyMs} ms at ${fetchMb} MB)`,
-      M * lambdaGbSeconds(s.pageLatencyMs, fetchMb),
+      `fetch waiting for the page (${s.pageLatencyMs} ms at ${fetchMb} MB${waitShare < 1 ? `, ${waitShare.toFixed(2)} of it billed: hosts overlap` : ""})`,
+      M * lambdaGbSeconds(s.pageLatencyMs * waitShare, fetchMb),
       "GB-s",
       prices.lambdaArmPerGbSecond,
     ),

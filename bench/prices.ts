@@ -18,6 +18,10 @@ export const PRICES = {
   dynamoPerWru: 0.625 / 1e6,
   /** https://aws.amazon.com/dynamodb/pricing/on-demand/ — $0.125 per million read request units. */
   dynamoPerRru: 0.125 / 1e6,
+  /** https://aws.amazon.com/dynamodb/pricing/provisioned/ — $0.00065 per write capacity unit-hour. */
+  dynamoPerWcuHour: 0.00065,
+  /** https://aws.amazon.com/dynamodb/pricing/provisioned/ — $0.00013 per read capacity unit-hour. */
+  dynamoPerRcuHour: 0.00013,
   /** https://aws.amazon.com/dynamodb/pricing/on-demand/ — Standard table class, $0.25 per GB-month. */
   dynamoStoragePerGbMonth: 0.25,
   /** DynamoDB adds 100 bytes of index overhead per item to the stored size. */

@@ -241,7 +241,12 @@ if (want("pipeline") || want("cost")) {
         meter: true,
         log,
       });
-      const obs = r.observed!;
+      // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
+      // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
+      const { withFetchBatchSize } = await import("./fetch-batch");
+      const fetchTrigger = topology.functions.fetch.trigger;
+      const observedFetchBatch = r.observed!.fetchBatchSize;
+      const obs = withFetchBatchSize(r.observed!, fetchTrigger.kind === "queue" ? fetchTrigger.batchSize : 1);
       const defaults = {
         memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
         minHostDelayMs: 1000,
@@ -325,6 +330,45 @@ if (want("pipeline") || want("cost")) {
           ["LSH bands", "floor USD per M"],
           floorByBands.map((b) => [b.bands, `$${b.usdPerMillion.toFixed(2)}`]),
         )}\nFLOOR $${floorTotal.toFixed(2)} per million articles at ${defaults.lshBandsTotal} bands (target ≤ $10)`,
+      );
+      // Capacity modes and the fetch batch (issue 15): the default beside a steady crawl on provisioned tables.
+      const { scenarioCost, designChangeSavings, steadyFetchBatch } = await import("./cost-scenarios");
+      const { MAX_CONCURRENT_HOSTS } = await import("../lambdas/fetch");
+      const capacity = deploySettings({ capacity_mode: "provisioned" }).capacity;
+      if (capacity.mode !== "provisioned") throw new Error("provisioned capacity expected");
+      const ARTICLES_PER_DAY = 200_000;
+      const daily = { label: "on demand, daily burst (default)", settings: defaults };
+      const steadySettings = { ...defaults, fetchBatch: steadyFetchBatch(MAX_CONCURRENT_HOSTS) };
+      const steady = {
+        label: "provisioned, steady crawl",
+        settings: steadySettings,
+        provisioned: {
+          targetUtilization: capacity.target_utilization_percent / 100,
+          articlesPerDay: ARTICLES_PER_DAY,
+          minUnitsPerTable: capacity.write_min,
+        },
+      };
+      const scenarios = [daily, { label: "on demand, steady crawl", settings: steadySettings }, steady].map(
+        (sc) => scenarioCost(obs, sc, ARTICLES_PER_DAY),
+      );
+      const savings = designChangeSavings(obs, daily, steady);
+      results.costScenarios = { scenarios, savings, articlesPerDay: ARTICLES_PER_DAY };
+      print(
+        `Capacity modes (fetch batches of ${obs.fetchBatchSize} messages (${observedFetchBatch.toFixed(1)} in the local run), ${MAX_CONCURRENT_HOSTS} hosts at once; steady crawl: about one page per host in a batch, provisioned at ${capacity.target_utilization_percent} % with a minimum of ${capacity.write_min} unit per table)\n${formatTable(
+          ["", ...scenarios.map((x) => x.label)],
+          [
+            ["USD per M articles", ...scenarios.map((x) => `$${x.total.toFixed(2)}`)],
+            ["floor USD per M", ...scenarios.map((x) => `$${x.floor.toFixed(2)}`)],
+            ["total ÷ floor", ...scenarios.map((x) => `${x.ratio.toFixed(2)}×`)],
+            [
+              `a month at ${ARTICLES_PER_DAY.toLocaleString("en")} articles a day`,
+              ...scenarios.map((x) => `$${x.monthly.toFixed(0)}`),
+            ],
+          ],
+        )}\n\nEach change on its own (USD saved per million articles)\n${formatTable(
+          ["change", "saved per M"],
+          savings.map((x) => [x.label, `$${x.usd.toFixed(2)}`]),
+        )}\ntargets: on demand ≤ $15 and ≤ 1.3× floor; provisioned steady ≤ $8`,
       );
     }
   } finally {

@@ -3,7 +3,8 @@
  * - the STORYTRAIL_* variables `shared/config/crawl-settings.ts` reads (User-Agent, host delay,
  *   raw-sample rate, LSH retention, canonical partners): every function gets them as environment;
  * - the deployment's own options (lower case, never in a function's environment): who the alarms
- *   reach (`alarm_emails`, `alarm_https_endpoints`) and whether X-Ray tracing is on (`tracing`).
+ *   reach (`alarm_emails`, `alarm_https_endpoints`), whether X-Ray tracing is on (`tracing`), and the
+ *   tables' capacity mode (`capacity_mode`, `provisioned_capacity`).
  * Validated at synth, so a typo fails `cdk synth`, not the first crawl.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -32,11 +33,40 @@ export const opsOptionsSchema = z.object({
 export type OpsOptions = z.infer<typeof opsOptionsSchema>;
 const OPS_KEYS = Object.keys(opsOptionsSchema.shape);
 
+const capacityUnits = z.int().check(z.gte(1), z.lte(40_000));
+/** Auto scaling of every table and index in provisioned mode: read and write units between min and max. */
+const provisionedCapacitySchema = z.object({
+  read_min: z._default(capacityUnits, 1),
+  read_max: z._default(capacityUnits, 200),
+  write_min: z._default(capacityUnits, 1),
+  write_max: z._default(capacityUnits, 200),
+  /** Target tracking keeps consumed at this share of provisioned (DynamoDB accepts 20–90). */
+  target_utilization_percent: z._default(z.int().check(z.gte(20), z.lte(90)), 70),
+});
+/**
+ * The tables' capacity mode (lower-case keys). `on_demand` (the default) suits the daily burst: pay per
+ * request, nothing when idle. `provisioned` with auto scaling suits a steady crawl (discovery every few
+ * minutes): capacity-hours cost about 40 % of the same writes on demand at 70 % utilisation
+ * (bench/provisioned-capacity.ts), but a burst above the provisioned rate is throttled until scaling
+ * catches up (minutes).
+ */
+export const capacityOptionsSchema = z.object({
+  capacity_mode: z._default(z.enum(["on_demand", "provisioned"]), "on_demand"),
+  provisioned_capacity: z.optional(provisionedCapacitySchema),
+});
+export type ProvisionedCapacity = z.infer<typeof provisionedCapacitySchema>;
+export type CapacityOptions =
+  | { readonly mode: "on_demand" }
+  | ({ readonly mode: "provisioned" } & ProvisionedCapacity);
+const CAPACITY_KEYS = Object.keys(capacityOptionsSchema.shape);
+
 export interface DeploySettings {
   /** Environment variables for every function. */
   readonly env: Readonly<Record<string, string>>;
   /** Alarm subscribers and tracing. */
   readonly ops: OpsOptions;
+  /** The tables' capacity mode (on demand unless the settings ask for provisioned). */
+  readonly capacity: CapacityOptions;
   /** What the synth should warn about (the stack adds them as CDK warnings). */
   readonly warnings: readonly string[];
 }
@@ -47,9 +77,14 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
     throw new Error(`${origin}: expected an object of STORYTRAIL_* settings`);
   const env: Record<string, string> = {};
   const opsRaw: Record<string, unknown> = {};
+  const capacityRaw: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (OPS_KEYS.includes(key)) {
       opsRaw[key] = value;
+      continue;
+    }
+    if (CAPACITY_KEYS.includes(key)) {
+      capacityRaw[key] = value;
       continue;
     }
     if (key === LOCAL_ONLY)
@@ -58,7 +93,7 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
       );
     if (!DEPLOYABLE_SETTINGS.includes(key))
       throw new Error(
-        `${origin}: unknown setting ${key} (known: ${[...DEPLOYABLE_SETTINGS, ...OPS_KEYS].join(", ")})`,
+        `${origin}: unknown setting ${key} (known: ${[...DEPLOYABLE_SETTINGS, ...OPS_KEYS, ...CAPACITY_KEYS].join(", ")})`,
       );
     if (typeof value !== "string" && typeof value !== "number")
       throw new Error(`${origin}: ${key} must be a string or a number`);
@@ -68,6 +103,7 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
   if (!parsed.success) throw new Error(`${origin}: ${issueList(parsed.error.issues)}`);
   const ops = opsOptionsSchema.safeParse(opsRaw);
   if (!ops.success) throw new Error(`${origin}: ${issueList(ops.error.issues)}`);
+  const capacity = capacityOptions(capacityRaw, origin);
   const warnings: string[] = [];
   const agent = env.STORYTRAIL_USER_AGENT;
   if (!agent) {
@@ -84,7 +120,23 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
       "no alarm subscriber: set alarm_emails (or alarm_https_endpoints) in -c settings=FILE, or subscribe to the AlarmTopicArn output yourself, so an alarm reaches a person",
     );
   }
-  return { env, ops: ops.data, warnings };
+  return { env, ops: ops.data, capacity, warnings };
+}
+
+function capacityOptions(raw: Record<string, unknown>, origin: string): CapacityOptions {
+  const parsed = capacityOptionsSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${origin}: ${issueList(parsed.error.issues)}`);
+  const { capacity_mode, provisioned_capacity } = parsed.data;
+  if (capacity_mode === "on_demand") {
+    if (provisioned_capacity)
+      throw new Error(`${origin}: provisioned_capacity applies only with "capacity_mode": "provisioned"`);
+    return { mode: "on_demand" };
+  }
+  const p = provisioned_capacity ?? provisionedCapacitySchema.parse({});
+  for (const kind of ["read", "write"] as const)
+    if (p[`${kind}_min`] > p[`${kind}_max`])
+      throw new Error(`${origin}: provisioned_capacity.${kind}_min is above ${kind}_max`);
+  return { mode: "provisioned", ...p };
 }
 
 function issueList(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

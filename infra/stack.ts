@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
-import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -35,7 +35,6 @@ import {
   environmentFor,
   type FunctionName,
   functionNames,
-  type KeyAttr,
   type QueueName,
   queueNames,
   type ResourceNames,
@@ -43,6 +42,7 @@ import {
   tableNames,
   topology,
 } from "./topology";
+import { topologyTable } from "./topology-table";
 
 export interface StorytrailStackProps extends StackProps {
   /** Overrides of the topology's cron per schedule-triggered function (context `<fn>Schedule`). */
@@ -65,10 +65,6 @@ const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);
 
 const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
-const attribute = (key: KeyAttr): dynamodb.Attribute => ({
-  name: key.name,
-  type: key.type === "S" ? dynamodb.AttributeType.STRING : dynamodb.AttributeType.NUMBER,
-});
 
 export class StorytrailStack extends Stack {
   readonly tables = {} as Record<TableName, dynamodb.Table>;
@@ -129,28 +125,7 @@ export class StorytrailStack extends Stack {
   }
 
   private table(name: TableName): dynamodb.Table {
-    const spec = topology.tables[name];
-    const table = new dynamodb.Table(this, `${pascal(name)}Table`, {
-      partitionKey: attribute(spec.partitionKey),
-      sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
-      timeToLiveAttribute: spec.timeToLiveAttribute,
-      // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const [indexName, index] of Object.entries(spec.indexes ?? {})) {
-      table.addGlobalSecondaryIndex({
-        indexName,
-        partitionKey: attribute(index.partitionKey),
-        sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
-        projectionType: dynamodb.ProjectionType.INCLUDE,
-        nonKeyAttributes: [...index.include],
-      });
-    }
-    return table;
+    return topologyTable(this, `${pascal(name)}Table`, name, this.settings.capacity);
   }
 
   private queue(name: QueueName): void {

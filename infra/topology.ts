@@ -89,8 +89,15 @@ export interface Topology {
   readonly functions: Readonly<Record<FunctionName, FunctionSpec>>;
 }
 
-// One message per invocation: a 30 s fetch deadline plus a Crawl-delay wait capped at 30 s, with margin.
-const FETCH_TIMEOUT_SECONDS = 90;
+/**
+ * Fetch messages per invocation: the FIFO event source's maximum. SQS fills a FIFO batch from one message
+ * group (host) first, so a host's backlog comes 10 pages to a batch, worked in order; a batch of several
+ * hosts works them concurrently (lambdas/fetch.ts), so their waits overlap.
+ */
+const FETCH_BATCH_SIZE = 10;
+// One host's whole batch in order: per page a 30 s fetch deadline plus a Crawl-delay wait capped at 30 s,
+// with margin.
+const FETCH_TIMEOUT_SECONDS = FETCH_BATCH_SIZE * 60 + 30;
 const DEDUP_TIMEOUT_SECONDS = 60;
 
 export const topology: Topology = {
@@ -184,14 +191,17 @@ export const topology: Topology = {
     },
     fetch: {
       entry: "lambdas/fetch.ts",
-      // Fetch mostly waits (network, host pacing), and Lambda bills the wait by memory: 256 MB halves
-      // the largest Lambda line against 512 MB (bench/cost-model.ts). Measured: the worst page at the
-      // 5 MiB cap peaks at 227 MB with the handler loaded (infra/memory-sizing.ts).
+      // Fetch mostly waits (network, host pacing), and Lambda bills the wait by memory, so it gets what
+      // its worst case needs and no more: 3 hosts' worst pages at the 5 MiB cap at once ≈ 250 MB with the
+      // handler loaded → 320 MB (infra/memory-sizing.ts).
       memoryMb: measuredMemoryMb("fetch"),
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
-      // Batch size 1: in a FIFO batch, a retried failure also fails (and counts a receive against)
-      // every later message of the same host, which would push healthy pages towards the DLQ.
-      trigger: { kind: "queue", queue: "fetch", batchSize: 1, maxConcurrency: 20 },
+      // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the FIFO
+      // receives and deletes, and hosts' waits overlap). The price: a failed page also fails, and counts
+      // a receive against, the later pages of its host in the batch (skipped, not fetched), so a host
+      // failing three batches in a row sends those pages to the DLQ unfetched (redrive brings them back).
+      // At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory at once.
+      trigger: { kind: "queue", queue: "fetch", batchSize: FETCH_BATCH_SIZE, maxConcurrency: 20 },
       access: {
         tables: { articles: "readwrite", frontier: "readwrite", hosts: "readwrite" },
         queues: { dedup: "send" },

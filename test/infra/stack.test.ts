@@ -104,6 +104,8 @@ const actions = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Actio
 describe("tables", () => {
   it("has exactly one table per topology table", () => {
     template.resourceCountIs("AWS::DynamoDB::Table", tableNames.length);
+    // On demand by default: nothing to scale (provisioned mode: test/infra/capacity-mode.test.ts).
+    template.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 0);
   });
 
   it.each(tableNames)("%s: keys, on-demand, PITR, AWS-managed encryption, retained", (name: TableName) => {

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  costBreakdown,
+  designFloor,
+  invocationMs,
+  type Observed,
+  type Settings,
+} from "../../bench/cost-model";
+import {
+  fetchBatchRounds,
+  fetchBatchWaitMs,
+  fetchPageWaitShare,
+  withFetchBatchSize,
+} from "../../bench/fetch-batch";
+
+const base = { pageLatencyMs: 300, minHostDelayMs: 1000 };
+const shape = (pagesPerHost: number, backlogged: boolean, concurrentHosts: number) => ({
+  ...base,
+  fetchBatch: { pagesPerHost, backlogged, concurrentHosts },
+});
+
+describe("a fetch batch's billed wait", () => {
+  it("without a shape, charges every page the host delay, one after another (a backlogged host fills the batch)", () => {
+    expect(fetchBatchWaitMs(10, base)).toBe(10 * 1000);
+    expect(fetchBatchWaitMs(10, { ...base, minHostDelayMs: 0 })).toBe(10 * 300);
+    expect(fetchPageWaitShare(10, {})).toBe(1);
+  });
+
+  it("overlaps the hosts of a batch: rounds of hosts, each round one host's chain", () => {
+    // 10 hosts with one page each, 3 at once: 4 rounds of one page; a free slot waits only for the page.
+    expect(fetchBatchRounds(10, shape(1, false, 3))).toEqual({ pagesPerHost: 1, hosts: 10, rounds: 4 });
+    expect(fetchBatchWaitMs(10, shape(1, false, 3))).toBe(4 * 300);
+    // Backlogged hosts wait out the delay even for their first page in the batch.
+    expect(fetchBatchWaitMs(10, shape(1, true, 3))).toBe(4 * 1000);
+    // 2 hosts of 5 pages, both at once: one chain of 5 (the first page free, the rest paced).
+    expect(fetchBatchWaitMs(10, shape(5, false, 3))).toBe(300 + 4 * 1000);
+    // One host at a time is the serial processor: the same as no overlap.
+    expect(fetchBatchWaitMs(10, shape(1, true, 1))).toBe(fetchBatchWaitMs(10, base));
+    expect(fetchPageWaitShare(10, shape(1, false, 3))).toBeCloseTo(0.4);
+    expect(fetchPageWaitShare(10, shape(1, false, 10))).toBeCloseTo(0.1);
+  });
+
+  it("never has more pages per host than the batch, nor fewer than one", () => {
+    expect(fetchBatchRounds(4, shape(10, true, 3))).toEqual({ pagesPerHost: 4, hosts: 1, rounds: 1 });
+    expect(fetchBatchRounds(4, shape(0, true, 3))).toEqual({ pagesPerHost: 1, hosts: 4, rounds: 2 });
+  });
+});
+
+const observed: Observed = {
+  articles: 100,
+  functions: { fetch: { invocationsPerArticle: 0.1, cpuMs: 100, ioMs: 200, appLogBytes: 3000 } },
+  fetchBatchSize: 10,
+  sqs: { fifoRequests: 0.3, standardRequests: 0.3 },
+  tables: { articles: { rru: 0, wru: 5, storedBytes: 5000 } },
+  s3: { puts: 0, gets: 0, storedBytes: 0 },
+  rawSampleRate: 0.1,
+  lshBandsTotal: 8,
+};
+const settings: Settings = {
+  memoryMb: { fetch: 1769 },
+  ...base,
+  rawSampleRate: 0.1,
+  lshBandsTotal: 8,
+  logLevel: "INFO",
+  storageMonths: 1,
+  lshRetentionMonths: 3,
+  tracing: false,
+};
+
+describe("the cost model with concurrent hosts", () => {
+  it("bills the fetch invocation its rounds of hosts instead of every page's wait in turn", () => {
+    const serial = invocationMs("fetch", observed, settings);
+    const steady = invocationMs("fetch", observed, { ...settings, ...shape(1, false, 3) });
+    expect(serial.waitMs).toBe(200 + 10 * 1000);
+    expect(steady.waitMs).toBe(200 + 4 * 300);
+    expect(steady.cpuMs).toBe(serial.cpuMs); // CPU does not overlap
+    const fetchUsd = (s: Settings) => costBreakdown(observed, s).find((l) => l.item.startsWith("fetch"))!.usd;
+    expect(fetchUsd({ ...settings, ...shape(1, false, 3) })).toBeLessThan(fetchUsd(settings) / 5);
+  });
+
+  it("lowers the floor's page wait by the share of it billed", () => {
+    const wait = (s: Settings) => designFloor(observed, s).find((l) => l.item.startsWith("fetch waiting"))!;
+    expect(wait({ ...settings, ...shape(1, false, 3) }).quantity).toBeCloseTo(wait(settings).quantity * 0.4);
+    expect(wait(settings).item).not.toMatch(/billed/);
+  });
+
+  it("rescales an observation to another batch size: invocations, their work, and the receives and deletes", () => {
+    const one = withFetchBatchSize(observed, 1);
+    expect(one.fetchBatchSize).toBe(1);
+    expect(one.functions.fetch).toEqual({ invocationsPerArticle: 1, cpuMs: 10, ioMs: 20, appLogBytes: 300 });
+    // 0.1 sends + 0.1 receives + 0.1 deletes per article at 10 → 0.1 + 1 + 1 at 1.
+    expect(one.sqs.fifoRequests).toBeCloseTo(2.1);
+    expect(withFetchBatchSize(one, 10).sqs.fifoRequests).toBeCloseTo(0.3);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The fetch handler works a batch's hosts concurrently and each host's pages in order: the real
+ * handler, loopback publishers on two loopback addresses (two hosts, two FIFO groups), DynamoDB Local,
+ * fauxqs and the local S3 emulator. Pacing is unchanged (the Hosts table still spaces one host's pages
+ * by the host delay) while another host's pages proceed in the same invocation, and a failed page fails
+ * the rest of its own host's pages only.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { SQSEvent, SQSRecord } from "aws-lambda";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LocalRuntime } from "../../infra/local/runtime";
+import { createFetchHandler } from "../../lambdas/fetch";
+import { hostOf } from "../../shared/url/canonical-url";
+import { syntheticPage } from "../support/synthetic-page";
+import { uniquePrefix } from "../support/unique-prefix";
+
+const HOST_DELAY_MS = 500;
+/** What each publisher takes to answer a page. */
+const LATENCY_MS = 250;
+
+interface Publisher {
+  base: string;
+  /** When each page's GET arrived (performance.now), by path. */
+  arrivals: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** A publisher on one loopback address: robots.txt allows all; `/fail*` answers 503; pages answer after LATENCY_MS. */
+async function publisher(address: string, first: number): Promise<Publisher> {
+  const arrivals = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? "/";
+    if (path === "/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("User-agent: *\nAllow: /\n");
+      return;
+    }
+    arrivals.set(path, performance.now());
+    setTimeout(() => {
+      if (path.startsWith("/fail")) {
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end("busy");
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(syntheticPage(first + Number(path.replace(/\D/g, "") || 0)));
+    }, LATENCY_MS);
+  });
+  await new Promise<void>((r) => server.listen(0, address, r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://${address}:${port}`,
+    arrivals,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+/** An SQS FIFO record for a page, grouped by host as discover sends it (shared/aws/queue-sender.ts). */
+function record(url: string): SQSRecord {
+  const id = `m-${url}`;
+  return {
+    messageId: id,
+    receiptHandle: `rh-${id}`,
+    body: JSON.stringify({
+      url,
+      source_id: "src",
+      publication: "Example",
+      discovered_from: "test",
+      run_id: "run-1",
+    }),
+    attributes: {
+      ApproximateReceiveCount: "1",
+      SentTimestamp: "0",
+      SenderId: "test",
+      ApproximateFirstReceiveTimestamp: "0",
+      MessageGroupId: hostOf(url),
+      MessageDeduplicationId: id,
+      SequenceNumber: "1",
+    },
+    messageAttributes: {},
+    md5OfBody: "",
+    eventSource: "aws:sqs",
+    eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:fetch.fifo",
+    awsRegion: "us-east-1",
+  };
+}
+
+describe("fetch handler: a batch's hosts concurrently", () => {
+  let runtime: LocalRuntime;
+  let hosts: Publisher[];
+  let handler: ReturnType<typeof createFetchHandler>;
+  const invoke = (...urls: string[]) =>
+    handler({ Records: urls.map(record) } satisfies SQSEvent, runtime.context("fetch"));
+  const settle = () => new Promise((r) => setTimeout(r, HOST_DELAY_MS)); // every host's slot free again
+
+  beforeAll(async () => {
+    // Three hosts (three FIFO groups, three pacing keys): loopback addresses, not ports, tell them apart.
+    hosts = await Promise.all(["127.0.0.1", "127.0.0.2", "127.0.0.3"].map((ip, i) => publisher(ip, i * 100)));
+    runtime = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("fetchgroups"),
+      settings: {
+        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+        STORYTRAIL_MIN_HOST_DELAY_MS: String(HOST_DELAY_MS),
+        STORYTRAIL_RAW_SAMPLE_RATE: "0",
+      },
+    });
+    handler = createFetchHandler(runtime.env("fetch"));
+    // A warm container (clients connected, robots.txt cached, extraction loaded), as a crawl's are.
+    await invoke(...hosts.map((h) => `${h.base}/p0`));
+    await settle();
+  });
+
+  afterAll(async () => {
+    await runtime?.close();
+    await Promise.all(hosts?.map((h) => h.close()) ?? []);
+  });
+
+  it("spaces one host's pages by the host delay while the other hosts' pages proceed", async () => {
+    const [a, b, c] = hosts as [Publisher, Publisher, Publisher];
+    // Today's behaviour for comparison: the same work one page per invocation, one after another.
+    let t0 = performance.now();
+    for (const url of [a, b, c, a, b, c].map((h, i) => `${h.base}/p${i < 3 ? 1 : 2}`)) {
+      expect((await invoke(url)).batchItemFailures).toEqual([]);
+    }
+    const serialMs = performance.now() - t0;
+    await settle();
+
+    t0 = performance.now();
+    const out = await invoke(...[a, b, c, a, b, c].map((h, i) => `${h.base}/p${i < 3 ? 3 : 4}`));
+    const concurrentMs = performance.now() - t0;
+    expect(out.batchItemFailures).toEqual([]);
+    for (const h of hosts) {
+      // Pacing unchanged: a host's second page at least the host delay after its first, in order.
+      expect(h.arrivals.get("/p4")! - h.arrivals.get("/p3")!).toBeGreaterThanOrEqual(HOST_DELAY_MS - 20);
+    }
+    // The hosts' first pages were in flight together (one after another they would start ≥ 250 ms apart).
+    const firsts = hosts.map((h) => h.arrivals.get("/p3")!);
+    expect(Math.max(...firsts) - Math.min(...firsts)).toBeLessThan(LATENCY_MS);
+    // The invocation takes about one host's two pages, not six pages' worth.
+    expect(concurrentMs).toBeLessThan(0.7 * serialMs);
+    const stored = new Set((await runtime.items("articles")).map((x) => x.url as string));
+    for (const h of hosts) for (const p of ["/p3", "/p4"]) expect(stored).toContain(`${h.base}${p}`);
+  });
+
+  it("fails the rest of a failed host's pages only, and the other hosts' pages are stored", async () => {
+    const [a, b] = hosts as [Publisher, Publisher];
+    await settle();
+    // Host a: a page, a page that fails (503), and one after it. Host b: two pages.
+    const out = await invoke(
+      `${a.base}/p5`,
+      `${b.base}/p5`,
+      `${a.base}/fail6`,
+      `${a.base}/p7`,
+      `${b.base}/p6`,
+    );
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      `m-${a.base}/fail6`,
+      `m-${a.base}/p7`,
+    ]);
+    expect(a.arrivals.has("/p7")).toBe(false); // skipped: it stays in the queue behind the failed page
+    const status = new Map(
+      (await runtime.items("frontier")).map((f) => [f.url as string, f.status as string]),
+    );
+    expect(status.get(`${a.base}/p5`)).toBe("fetched");
+    expect(status.get(`${a.base}/fail6`)).toBe("failed");
+    expect(status.get(`${b.base}/p5`)).toBe("fetched");
+    expect(status.get(`${b.base}/p6`)).toBe("fetched");
+  });
+});
