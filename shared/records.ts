@@ -151,6 +151,10 @@ export const fetchMessageSchema = z.object({
   hint_title: z.optional(z.nullable(z.string())),
   hint_published_at: z.optional(z.nullable(z.string())),
   language_hint: z.optional(z.nullable(z.string())),
+  /** The source's own settings (sources file), carried so that fetch applies them: its hosts' minimum
+   * gap between requests, and the hosts its pages may name as rel=canonical. Absent: the deployment's. */
+  min_delay_ms: z.optional(z.int().check(z.nonnegative())),
+  partners: z.optional(z.array(z.string())),
 });
 export type FetchMessage = z.infer<typeof fetchMessageSchema>;
 

@@ -94,7 +94,10 @@ export interface DedupQueue {
   send(messages: readonly DedupMessage[]): Promise<void>;
 }
 
-/** Spaces requests to one host: resolves when a request may start, and reserves that slot. */
+/**
+ * Spaces requests to one host: resolves when a request may start, and reserves that slot.
+ * `minDelayMs` is the source's own minimum gap (its `min_delay_ms`): it raises the pacer's, never lowers it.
+ */
 export interface Pacer {
-  wait(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+  wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void>;
 }
