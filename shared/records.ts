@@ -98,9 +98,8 @@ export const articleSchema = z.extend(extractionSchema, {
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  /** The article's story: null on the Articles item (dedup never rewrites that item): the
-   * Fingerprints table maps article_id → cluster_id, and merges keep it current. */
-  cluster_id: z.nullable(z.string()),
+  // No cluster_id: dedup never rewrites the article (a ~6-unit write); the Fingerprints table maps
+  // article_id → cluster_id, and merges keep it current.
 });
 export type Article = z.infer<typeof articleSchema>;
 

@@ -30,7 +30,7 @@ export class ArticlesTable implements ArticleStore {
     private readonly tableName: string,
   ) {}
 
-  async put(article: Omit<Article, "cluster_id">): Promise<"stored" | "too_large"> {
+  async put(article: Article): Promise<"stored" | "too_large"> {
     const { article_id, url_variants, ...fields } = article;
     // collected_day keys the by-day index the quality λ reads.
     const set = { ...fields, collected_day: fields.collected_at.slice(0, 10) };
@@ -84,7 +84,6 @@ export class ArticlesTable implements ArticleStore {
 export function articleFromItem(item: Record<string, unknown>): Article {
   const variants = item.url_variants;
   return articleSchema.parse({
-    cluster_id: null,
     // Written before v2's "always present" rule reached this field: nothing was cut.
     truncated: null,
     ...item,

@@ -5,7 +5,7 @@ import { ArticlesTable, MAX_URL_VARIANTS } from "../../../shared/aws/articles-ta
 import { type Article, RECORD_VERSION } from "../../../shared/records";
 import { uniquePrefix } from "../../support/unique-prefix";
 
-const article = (variant: string): Omit<Article, "cluster_id"> => ({
+const article = (variant: string): Article => ({
   record_version: RECORD_VERSION,
   article_id: "a1",
   url: "https://news.example/home",
