@@ -12,7 +12,6 @@ import {
 } from "../shared/config/resource-names";
 
 export type { BucketName, QueueName, TableName };
-export { envNames };
 
 export type KeyType = "S" | "N";
 export interface KeyAttr {

@@ -21,7 +21,7 @@ export function fingerprintToItem(fp: Fingerprint): Record<string, unknown> {
   return out;
 }
 
-export function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
+function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
   const out: Record<string, unknown> = { ...item };
   for (const f of BINARY_FIELDS) {
     const v = item[f];

@@ -58,7 +58,7 @@ const CLAIM_CONCURRENCY = 16;
 
 /** Sources discovered at once. Each mostly waits on publishers (pacing, network), so a few at a time
  * cost little memory (one sitemap document per source) and keep a slow one from holding the rest. */
-export const SOURCE_CONCURRENCY = 4;
+const SOURCE_CONCURRENCY = 4;
 
 /** Share of the invocation kept back for claiming and enqueueing what the last sources found (a 50,000-URL
  * sitemap takes ~15 s to claim on DynamoDB at 16 writes at a time), up to a minute. */

@@ -55,7 +55,7 @@ const hostName = z
 const SCHEDULE =
   /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
 
-export const sourceSchema = z.pipe(
+const sourceSchema = z.pipe(
   // Accept the singular spellings ("feed": "…", "sitemap": [...]) people write by hand.
   z.transform((v: unknown) => {
     if (!v || typeof v !== "object" || Array.isArray(v)) return v;

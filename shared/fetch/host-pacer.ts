@@ -53,12 +53,6 @@ export class HostPacer {
     return last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds));
   }
 
-  /** How long a request to `host` would wait now, without reserving a slot (to defer instead of sleeping). */
-  delayMs(host: string, crawlDelaySeconds?: number | null): number {
-    const now = this.now();
-    return this.nextSlot(host, crawlDelaySeconds, now) - now;
-  }
-
   /** Resolves when a request to `host` may start, and reserves that slot. */
   async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
     await this.waitWithin(host, crawlDelaySeconds, Number.POSITIVE_INFINITY);
