@@ -1,4 +1,4 @@
-/** fetch λ (FIFO SQS, one group per host): fetch → raw sample → extract → Articles → dedup queue. */
+/** fetch λ (FIFO SQS, one group per host): fetch → extract → raw sample (a share, every thin page) → Articles → dedup queue. */
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from "@aws-lambda-powertools/batch";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";

@@ -59,7 +59,8 @@ export interface DiscoverOptions {
   since: Date | null;
   now: Date;
   limits?: Partial<DiscoveryLimits>;
-  /** Shared pacer (e.g. one per process); by default one per call using the source's min_delay_ms. */
+  /** The source's pacer (discover-run's sleeps end with the source's budget); by default one per call
+   * using the source's min_delay_ms. */
   pacer?: HostPacer;
   /** Ends discovery early (the run's time budget): documents not yet read are skipped, what was found is returned. */
   signal?: AbortSignal;

@@ -53,26 +53,15 @@ export class HostPacer {
     return last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds));
   }
 
-  /** Resolves when a request to `host` may start, and reserves that slot. */
-  async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
-    await this.waitWithin(host, crawlDelaySeconds, Number.POSITIVE_INFINITY);
-  }
-
   /**
-   * Like wait, if the host's next slot starts by `deadline` (epoch ms); otherwise reserves nothing
-   * and resolves false at once, so a caller with a time budget defers the request (and records why)
-   * instead of sleeping past its budget: `Crawl-delay: 3600` cannot stall the sources after it.
+   * Resolves when a request to `host` may start, and reserves that slot. A caller with a time budget
+   * passes a `sleep` that ends early when the budget does (discover-run.ts): `Crawl-delay: 3600`
+   * cannot stall the sources after it.
    */
-  async waitWithin(
-    host: string,
-    crawlDelaySeconds: number | null | undefined,
-    deadline: number,
-  ): Promise<boolean> {
+  async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
     const now = this.now();
     const slot = this.nextSlot(host, crawlDelaySeconds, now);
-    if (slot > deadline) return false;
     this.last.set(host, slot);
     if (slot > now) await this.sleep(slot - now);
-    return true;
   }
 }

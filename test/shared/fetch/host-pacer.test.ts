@@ -77,22 +77,6 @@ describe("HostPacer", () => {
     }
     expect(c.sleeps).toEqual([MAX_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS, 1000, 1000]);
   });
-
-  it("defers instead of sleeping past a deadline: waitWithin reserves nothing and answers false at once", async () => {
-    const c = clock();
-    const pacer = new HostPacer({ minDelayMs: 1000, now: c.now, sleep: c.sleep });
-    const deadline = c.now() + 10_000;
-    expect(await pacer.waitWithin("slow.com", 3600, deadline)).toBe(true); // first request: now
-    expect(await pacer.waitWithin("slow.com", 3600, deadline)).toBe(false); // next slot in 30 s
-    expect(c.sleeps).toEqual([]);
-    // Another host within the budget goes ahead.
-    expect(await pacer.waitWithin("fast.com", 1, deadline)).toBe(true);
-    expect(await pacer.waitWithin("fast.com", 1, deadline)).toBe(true);
-    expect(c.sleeps).toEqual([1000]);
-    // The refused request reserved nothing: the next one waits for the first's interval only.
-    await pacer.wait("slow.com", 3600);
-    expect(c.sleeps).toEqual([1000, MAX_CRAWL_DELAY_MS - 1000]);
-  });
 });
 
 describe("HostPacer with real timers", () => {
