@@ -42,18 +42,10 @@ const gzip = (level: number): Codec => ({
 /** What the Articles item stores (shared/consumer/article-item.ts). */
 const CHOSEN = "gzip 6";
 
-export const CODECS: readonly Codec[] = [
-  gzip(1),
-  gzip(6),
-  gzip(9),
-  brotli(4),
-  brotli(6),
-  brotli(9),
-  brotli(11),
-];
+const CODECS: readonly Codec[] = [gzip(1), gzip(6), gzip(9), brotli(4), brotli(6), brotli(9), brotli(11)];
 
 /** Every evaluation page's extracted body, and the dedup corpus' base article bodies. */
-export function realBodies(): { pages: Omit<Article, "cluster_id">[]; corpus: string[] } {
+function realBodies(): { pages: Omit<Article, "cluster_id">[]; corpus: string[] } {
   const pages: Omit<Article, "cluster_id">[] = [];
   for (const set of ["aeb", "dates", "trafilatura", "fundus-parser-tests", "mercury"]) {
     const dir = path.join(EVAL_DIR, set, "html");
@@ -166,7 +158,7 @@ export function measure(
   return { plain, codecs: rows };
 }
 
-export function formatFigures(title: string, f: { plain: CodecFigures; codecs: CodecFigures[] }): string {
+function formatFigures(title: string, f: { plain: CodecFigures; codecs: CodecFigures[] }): string {
   const rows = [f.plain, ...f.codecs].map((r) => [
     r.codec,
     sig(r.ratio, 3),

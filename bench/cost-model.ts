@@ -99,12 +99,12 @@ export interface Settings {
 }
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
-export const FULL_VCPU_MB = 1769;
+const FULL_VCPU_MB = 1769;
 /** Share of invocations X-Ray's default sampling rule (1 per second + 5 %) traces at crawl rates. */
 const XRAY_SAMPLED_SHARE = 0.1;
 
 /** START, END and REPORT lines Lambda writes per invocation (REPORT with an X-Ray trace id). */
-export const PLATFORM_LOG_BYTES_PER_INVOCATION = 420;
+const PLATFORM_LOG_BYTES_PER_INVOCATION = 420;
 
 export interface CostLine {
   readonly service: string;

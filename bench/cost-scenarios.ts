@@ -31,7 +31,7 @@ export function steadyFetchBatch(concurrentHosts: number): FetchBatchShape {
   return { pagesPerHost: 1, backlogged: false, concurrentHosts };
 }
 
-export function scenarioTotal(obs: Observed, sc: Scenario, prices: Prices = PRICES): number {
+function scenarioTotal(obs: Observed, sc: Scenario, prices: Prices = PRICES): number {
   const lines = costBreakdown(obs, sc.settings, prices);
   return totalUsd(sc.provisioned ? withProvisionedCapacity(lines, sc.provisioned, prices) : lines);
 }

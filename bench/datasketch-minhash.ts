@@ -15,7 +15,7 @@ const L16 = 65536;
  * (a·x + b) mod (2^61 − 1), low 32 bits, exactly: a and b < 2^61 given as 16-bit limbs, x < 2^32.
  * Limb products stay below 2^35, so every step is exact in doubles.
  */
-export function permute(a: Float64Array, b: Float64Array, o: number, x: number): number {
+function permute(a: Float64Array, b: Float64Array, o: number, x: number): number {
   const x0 = x % L16;
   const x1 = (x - x0) / L16;
   let c = a[o]! * x0 + b[o]!;
@@ -68,7 +68,7 @@ export function datasketchPermutations(numPerm: number, seed = 1): DatasketchPer
   return { numPerm, a, b };
 }
 
-export function sha1Hash32(s: string): number {
+function sha1Hash32(s: string): number {
   return createHash("sha1").update(s).digest().readUInt32LE(0);
 }
 

@@ -25,7 +25,7 @@ export interface ExtractSpeed {
 }
 
 /** Runs bench/extract-alone.ts in a child process (a heap no other extractor has touched). */
-export function benchExtractionAlone(rounds: number): { extract: number; parse: number } {
+function benchExtractionAlone(rounds: number): { extract: number; parse: number } {
   const out = execFileSync(
     process.execPath,
     ["--import", "tsx", path.join(import.meta.dirname, "extract-alone.ts"), String(rounds)],

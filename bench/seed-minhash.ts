@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 
-export function seedTokens(text: string): string[] {
+function seedTokens(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 }
 

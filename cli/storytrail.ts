@@ -1,4 +1,5 @@
 /** storytrail command line: parses arguments and calls shared/ and infra/. One file per command. */
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
@@ -15,9 +16,15 @@ import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
 
+/** The package's own version, read where the bin runs from (one declaration: package.json). */
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
 const program = new Command()
   .name("storytrail")
   .description("Turn news sitemaps and feeds into a deduplicated dataset of stories.")
+  .version(version)
   .showHelpAfterError();
 
 registerCrawl(program);

@@ -4,7 +4,7 @@
  * alarm and OK action, so no alarm can be left notifying no one.
  */
 import { CfnOutput, Duration, Stack } from "aws-cdk-lib";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as kms from "aws-cdk-lib/aws-kms";
@@ -12,15 +12,7 @@ import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import { Construct } from "constructs";
 import type { OpsOptions } from "./deploy-settings";
-
-export interface AlarmSpec {
-  readonly description: string;
-  readonly metric: cloudwatch.IMetric;
-  /** Alarms when the metric is strictly above this. */
-  readonly above: number;
-  /** Consecutive periods above before it alarms (default 1). */
-  readonly periods?: number;
-}
+import { type AlarmSpec, thresholdAlarm } from "./threshold-alarm";
 
 export class AlarmTopic extends Construct {
   readonly topic: sns.Topic;
@@ -69,16 +61,7 @@ export class AlarmTopic extends Construct {
 
   /** An alarm that notifies the topic when it fires and when it clears. Missing data is not breaching. */
   alarm(scope: Construct, id: string, spec: AlarmSpec): cloudwatch.Alarm {
-    const alarm = new cloudwatch.Alarm(scope, id, {
-      alarmDescription: spec.description,
-      metric: spec.metric,
-      threshold: spec.above,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: spec.periods ?? 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(this.action);
-    alarm.addOkAction(this.action);
+    const alarm = thresholdAlarm(scope, id, spec, this.action);
     this.alarms.push(alarm);
     return alarm;
   }

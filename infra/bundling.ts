@@ -6,7 +6,7 @@
 import type { BuildOptions } from "esbuild";
 
 /** Lets bundled CommonJS code call `require` inside an ESM bundle. */
-export const ESM_REQUIRE_BANNER =
+const ESM_REQUIRE_BANNER =
   "import { createRequire as __storytrailCreateRequire } from 'node:module'; const require = __storytrailCreateRequire(import.meta.url);";
 
 /**
@@ -15,7 +15,7 @@ export const ESM_REQUIRE_BANNER =
  * External: S3, which fetch loads only for its first raw sample, and the credential providers the
  * default chain imports only when the environment holds no credentials (never in Lambda).
  */
-export const EXTERNAL_MODULES = [
+const EXTERNAL_MODULES = [
   "@aws-sdk/client-s3",
   "@aws-sdk/credential-provider-ini",
   "@aws-sdk/credential-provider-sso",

@@ -14,7 +14,7 @@
  * or Kinesis Data Streams for DynamoDB) instead of attaching a third function (README).
  */
 import { Duration } from "aws-cdk-lib";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
@@ -22,7 +22,7 @@ import { DynamoEventSource, SnsDlq, SqsDlq } from "aws-cdk-lib/aws-lambda-event-
 import type * as sns from "aws-cdk-lib/aws-sns";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { anyMessageAlarm } from "./queue-alarm";
+import { thresholdAlarm } from "./threshold-alarm";
 
 export interface ClusterStreamConsumerProps {
   /** The Clusters table (StorytrailStack's `tables.clusters`, or `Table.fromTableAttributes` with the
@@ -63,6 +63,7 @@ export class ClusterStreamConsumer extends Construct {
 
   constructor(scope: Construct, id: string, props: ClusterStreamConsumerProps) {
     super(scope, id);
+    const action = props.alarmTopic ? new SnsAction(props.alarmTopic) : undefined;
     let destination = props.onFailure;
     if (!destination) {
       const queue = new sqs.Queue(this, "Failures", {
@@ -71,11 +72,19 @@ export class ClusterStreamConsumer extends Construct {
         retentionPeriod: Duration.days(14),
       });
       this.failureQueue = queue;
-      this.failureAlarm = anyMessageAlarm(
+      this.failureAlarm = thresholdAlarm(
         this,
         "FailuresAlarm",
-        queue,
-        "Clusters stream records the consumer could not process (their stream positions are in the queue).",
+        {
+          description:
+            "Clusters stream records the consumer could not process (their stream positions are in the queue).",
+          metric: queue.metricApproximateNumberOfMessagesVisible({
+            period: Duration.minutes(5),
+            statistic: "Maximum",
+          }),
+          above: 0,
+        },
+        action,
       );
       destination = queue;
     }
@@ -94,20 +103,16 @@ export class ClusterStreamConsumer extends Construct {
     );
     // Records older than maxRecordAge are dropped to the failure destination: alarm well before that.
     const maxAge = props.iteratorAgeAlarm ?? Duration.hours(1);
-    this.iteratorAgeAlarm = new cloudwatch.Alarm(this, "IteratorAgeAlarm", {
-      alarmDescription: `The Clusters stream consumer is more than ${maxAge.toHumanString()} behind the stream.`,
-      metric: props.handler.metric("IteratorAge", { statistic: "Maximum", period: Duration.minutes(5) }),
-      threshold: maxAge.toMilliseconds(),
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    if (props.alarmTopic) {
-      const action = new SnsAction(props.alarmTopic);
-      for (const alarm of [this.failureAlarm, this.iteratorAgeAlarm]) {
-        alarm?.addAlarmAction(action);
-        alarm?.addOkAction(action);
-      }
-    }
+    this.iteratorAgeAlarm = thresholdAlarm(
+      this,
+      "IteratorAgeAlarm",
+      {
+        description: `The Clusters stream consumer is more than ${maxAge.toHumanString()} behind the stream.`,
+        metric: props.handler.metric("IteratorAge", { statistic: "Maximum", period: Duration.minutes(5) }),
+        above: maxAge.toMilliseconds(),
+        periods: 3,
+      },
+      action,
+    );
   }
 }

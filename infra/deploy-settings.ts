@@ -50,7 +50,7 @@ const provisionedCapacitySchema = z.object({
  * (bench/provisioned-capacity.ts), but a burst above the provisioned rate is throttled until scaling
  * catches up (minutes).
  */
-export const capacityOptionsSchema = z.object({
+const capacityOptionsSchema = z.object({
   capacity_mode: z._default(z.enum(["on_demand", "provisioned"]), "on_demand"),
   provisioned_capacity: z.optional(provisionedCapacitySchema),
 });

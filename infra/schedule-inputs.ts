@@ -4,9 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-
-/** A source as the schedule carries it: opaque here except for its optional own cron. */
-export type ScheduledSource = Readonly<Record<string, unknown>> & { readonly schedule?: string };
+import { parseSources, type Source, SourcesError } from "../shared/discover/sources";
 
 export interface ScheduleInput {
   /** Schedule expression, e.g. "cron(0 5 * * ? *)". */
@@ -14,40 +12,31 @@ export interface ScheduleInput {
   /** Index of this chunk within its cron group (stable for a given sources file). */
   readonly chunk: number;
   /** The JSON the schedule passes to the function: `{"sources": [...]}`. */
-  readonly input: { readonly sources: readonly ScheduledSource[] };
+  readonly input: { readonly sources: readonly Source[] };
 }
 
 /** Scheduler accepts up to 8192 characters of input; keep a margin for safety. */
 export const MAX_SCHEDULE_INPUT_BYTES = 8000;
 
-/** Parses `{ "sources": [...] }`; each source must be an object whose `schedule`, if any, is a string. */
-export function parseSources(json: string, origin = "sources"): ScheduledSource[] {
-  let data: unknown;
+/**
+ * Reads and validates the sources file (the discover function's own parseSources, so an invalid
+ * source fails the synth, not the first scheduled run); a missing file means no sources (the stack
+ * still deploys). Errors name the file.
+ */
+export function readSourcesFile(file: string): Source[] {
+  if (!existsSync(file)) return [];
+  let json: unknown;
   try {
-    data = JSON.parse(json);
+    json = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new Error(`${origin}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
   }
-  if (typeof data !== "object" || data === null || !Array.isArray((data as { sources?: unknown }).sources)) {
-    throw new Error(`${origin}: expected an object { "sources": [ ... ] }`);
+  try {
+    return parseSources(json);
+  } catch (err) {
+    if (err instanceof SourcesError) throw new Error(`${file}: ${err.message}`);
+    throw err;
   }
-  const sources = (data as { sources: unknown[] }).sources;
-  return sources.map((s, i) => {
-    if (typeof s !== "object" || s === null || Array.isArray(s)) {
-      throw new Error(`${origin}: sources[${i}] is not an object`);
-    }
-    const schedule = (s as { schedule?: unknown }).schedule;
-    if (schedule !== undefined && (typeof schedule !== "string" || schedule.trim() === "")) {
-      throw new Error(`${origin}: sources[${i}].schedule must be a non-empty string`);
-    }
-    return s as ScheduledSource;
-  });
-}
-
-/** Reads the sources file if it exists; a missing file means no sources (the stack still deploys). */
-export function readSourcesFile(path: string): ScheduledSource[] {
-  if (!existsSync(path)) return [];
-  return parseSources(readFileSync(path, "utf8"), path);
 }
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), "utf8");
@@ -58,12 +47,12 @@ const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value
  * cron, so the function is still scheduled. Groups come out sorted by cron for stable construct ids.
  */
 export function scheduleInputs(
-  sources: readonly ScheduledSource[],
+  sources: readonly Source[],
   defaultCron: string,
   maxBytes = MAX_SCHEDULE_INPUT_BYTES,
 ): ScheduleInput[] {
   if (sources.length === 0) return [{ cron: defaultCron, chunk: 0, input: { sources: [] } }];
-  const groups = new Map<string, ScheduledSource[]>();
+  const groups = new Map<string, Source[]>();
   for (const source of sources) {
     const cron = source.schedule ?? defaultCron;
     const group = groups.get(cron);
@@ -73,14 +62,13 @@ export function scheduleInputs(
   const emptyBytes = bytes({ sources: [] });
   const out: ScheduleInput[] = [];
   for (const cron of [...groups.keys()].sort()) {
-    let chunk: ScheduledSource[] = [];
+    let chunk: Source[] = [];
     let size = emptyBytes;
     let index = 0;
     for (const source of groups.get(cron) ?? []) {
       const own = bytes(source);
       if (emptyBytes + own > maxBytes) {
-        const id = String(source.source_id ?? source.id ?? JSON.stringify(source).slice(0, 60));
-        throw new Error(`source ${id} alone exceeds the ${maxBytes}-byte schedule input limit`);
+        throw new Error(`source ${source.id} alone exceeds the ${maxBytes}-byte schedule input limit`);
       }
       // +1 for the comma between array elements.
       const added = chunk.length === 0 ? own : own + 1;
@@ -101,7 +89,7 @@ export interface ScheduleContext {
   /** Per scheduled function, a cron overriding the topology's (context `<fn>Schedule`). */
   readonly schedules: Record<string, string>;
   /** The sources the sources-carrying function's schedules pass as input. */
-  readonly sources: ScheduledSource[];
+  readonly sources: Source[];
 }
 
 /**

@@ -19,6 +19,7 @@ import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/config/metrics";
+import type { Source } from "../shared/discover/sources";
 import { AlarmTopic } from "./alarm-topic";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
@@ -29,7 +30,7 @@ import {
   acknowledgeSchedulerRole,
   acknowledgeTableIndexes,
 } from "./nag-suppressions";
-import { type ScheduledSource, scheduleInputs } from "./schedule-inputs";
+import { scheduleInputs } from "./schedule-inputs";
 import {
   type BucketName,
   environmentFor,
@@ -48,7 +49,7 @@ export interface StorytrailStackProps extends StackProps {
   /** Overrides of the topology's cron per schedule-triggered function (context `<fn>Schedule`). */
   readonly schedules?: Partial<Record<FunctionName, string>>;
   /** Sources a schedule-triggered function receives as input, chunked per schedule (discover). */
-  readonly scheduleSources?: Partial<Record<FunctionName, readonly ScheduledSource[]>>;
+  readonly scheduleSources?: Partial<Record<FunctionName, readonly Source[]>>;
   /** Repo root the topology's entries are relative to. Default: the parent of infra/. */
   readonly projectRoot?: string;
   /** Deploy-time crawl settings (context `settings`, infra/deploy-settings.ts): every function's environment. */
@@ -60,7 +61,6 @@ const POWERTOOLS_ENV = {
   POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
 };
 const ALARM_PERIOD = Duration.minutes(5);
-const DLQ_RETENTION = Duration.days(14);
 const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 const ACCESS_LOG_EXPIRY = Duration.days(90);
 
@@ -141,7 +141,7 @@ export class StorytrailStack extends Stack {
     const dlq = new sqs.Queue(this, `${pascal(name)}DeadLetterQueue`, {
       ...common,
       queueName: `${base}-dlq${suffix}`,
-      retentionPeriod: DLQ_RETENTION,
+      retentionPeriod: Duration.days(spec.deadLetterRetentionDays),
     });
     const queue = new sqs.Queue(this, `${pascal(name)}Queue`, {
       ...common,

@@ -13,7 +13,6 @@ import {
 import { measuredMemoryMb } from "./memory-sizing";
 
 export type { BucketName, QueueName, TableName };
-export { envNames };
 
 export type KeyType = "S" | "N";
 export interface KeyAttr {
@@ -44,6 +43,8 @@ export interface QueueSpec {
   /** Receives after which a message moves to the queue's dead-letter queue. */
   readonly maxReceiveCount: number;
   readonly retentionDays: number;
+  /** How long a message waits in the queue's dead-letter queue for a fix and a redrive. */
+  readonly deadLetterRetentionDays: number;
   /** The oldest message waiting longer than this alarms: the stage has stalled or fallen behind. */
   readonly alarmAgeSeconds: number;
   readonly description: string;
@@ -99,6 +100,8 @@ const FETCH_BATCH_SIZE = 10;
 // with margin.
 const FETCH_TIMEOUT_SECONDS = FETCH_BATCH_SIZE * 60 + 30;
 const DEDUP_TIMEOUT_SECONDS = 60;
+/** SQS's longest retention: a dead letter waits as long as it can for its fix and redrive. */
+const DEAD_LETTER_RETENTION_DAYS = 14;
 
 export const topology: Topology = {
   tables: {
@@ -156,6 +159,7 @@ export const topology: Topology = {
       visibilityTimeoutSeconds: FETCH_TIMEOUT_SECONDS * 6,
       maxReceiveCount: 3,
       retentionDays: 4,
+      deadLetterRetentionDays: DEAD_LETTER_RETENTION_DAYS,
       // A daily crawl drains within hours even at 1 s per host (a 5,000-URL host: 1.4 h); a URL still
       // waiting after 12 h will meet the next day's crawl: a stalled host or a failing function.
       alarmAgeSeconds: 12 * 3600,
@@ -166,6 +170,7 @@ export const topology: Topology = {
       visibilityTimeoutSeconds: DEDUP_TIMEOUT_SECONDS * 6,
       maxReceiveCount: 5,
       retentionDays: 4,
+      deadLetterRetentionDays: DEAD_LETTER_RETENTION_DAYS,
       // Dedup has no pacing: an article waits seconds unless dedup is failing or throttled.
       alarmAgeSeconds: 3600,
       description: "Fetched articles with their MinHash fingerprint, to cluster.",
@@ -256,3 +261,13 @@ export function environmentFor(fn: FunctionName, names: ResourceNames): Record<s
 export const tableNames = Object.keys(topology.tables) as TableName[];
 export const queueNames = Object.keys(topology.queues) as QueueName[];
 export const functionNames = Object.keys(topology.functions) as FunctionName[];
+
+/** The function a queue triggers: the one whose trigger names it. */
+export function consumerOf(queue: QueueName): FunctionName {
+  const fn = functionNames.find((f) => {
+    const trigger = topology.functions[f].trigger;
+    return trigger.kind === "queue" && trigger.queue === queue;
+  });
+  if (!fn) throw new Error(`no function is triggered by the ${queue} queue`);
+  return fn;
+}

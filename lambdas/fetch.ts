@@ -1,6 +1,7 @@
 /**
- * fetch λ (FIFO SQS, one group per host): fetch → raw sample → extract → Articles → dedup queue. A
- * batch's hosts are worked concurrently, each host's pages in order, so their waits overlap.
+ * fetch λ (FIFO SQS, one group per host): fetch → extract → raw sample (a share, every thin page) →
+ * Articles → dedup queue. A batch's hosts are worked concurrently, each host's pages in order, so their
+ * waits overlap.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";

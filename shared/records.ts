@@ -107,10 +107,8 @@ export const articleSchema = z.extend(extractionSchema, {
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  /** The article's story: null on the Articles item (dedup never rewrites that item): the
-   * Fingerprints table's story item (key story#<article_id>) maps it to cluster_id, and merges keep
-   * it current. */
-  cluster_id: z.nullable(z.string()),
+  // No cluster_id: dedup never rewrites the article (a multi-unit write); the Fingerprints table's story
+  // item (key story#<article_id>) maps it to its cluster, and merges keep it current.
 });
 export type Article = z.infer<typeof articleSchema>;
 
@@ -161,6 +159,10 @@ export const fetchMessageSchema = z.object({
   hint_title: z.optional(z.nullable(z.string())),
   hint_published_at: z.optional(z.nullable(z.string())),
   language_hint: z.optional(z.nullable(z.string())),
+  /** The source's own settings (sources file), carried so that fetch applies them: its hosts' minimum
+   * gap between requests, and the hosts its pages may name as rel=canonical. Absent: the deployment's. */
+  min_delay_ms: z.optional(z.int().check(z.nonnegative())),
+  partners: z.optional(z.array(z.string())),
 });
 export type FetchMessage = z.infer<typeof fetchMessageSchema>;
 

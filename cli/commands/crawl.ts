@@ -62,7 +62,7 @@ function port(value: string): number {
  * (`--allow-private` is STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true), and the demo's defaults come first.
  * Validated here, so a malformed setting stops the run before anything starts.
  */
-export function functionSettings(
+function functionSettings(
   env: Readonly<Record<string, string | undefined>>,
   opts: Pick<CrawlOptions, "demo" | "allowPrivate">,
 ): Record<string, string> {

@@ -43,7 +43,7 @@ export function registerDemo(program: Command): void {
 }
 
 /** One line per outlet under each multi-outlet story: who carried it and how long after the first. */
-export function storyTable(stories: readonly StoryRow[]): string[] {
+function storyTable(stories: readonly StoryRow[]): string[] {
   const lines: string[] = [];
   for (const s of stories.filter((x) => x.outlet_count > 1)) {
     lines.push(`  ${String(s.outlet_count).padStart(2)} outlets  ${s.headline ?? s.story_id}`);

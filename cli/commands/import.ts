@@ -25,7 +25,7 @@ interface ImportOptions {
 const WARC_NAME = /\.warc(\.gz)?$/i;
 
 /** The WARC files a list of paths names: files as given, directories searched for *.warc and *.warc.gz. */
-export function warcFiles(paths: readonly string[]): string[] {
+function warcFiles(paths: readonly string[]): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>

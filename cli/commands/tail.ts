@@ -22,7 +22,7 @@ interface TailOptions {
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 /** One line for a person: the event, the story and what changed. */
-export function describeEvent(e: ClusterStreamEvent): string {
+function describeEvent(e: ClusterStreamEvent): string {
   const head = `${e.type.padEnd(14)} ${e.cluster_id}`;
   switch (e.type) {
     case "story_created":

@@ -12,13 +12,10 @@ import { startEmulators } from "./emulators";
 import { physicalNames } from "./resources";
 
 /** The prefix `storytrail crawl` gives every local table. */
-export const LOCAL_PREFIX = "storytrail-";
+const LOCAL_PREFIX = "storytrail-";
 
 /** Runs `use` with the data directory's tables open; the emulators stop afterwards, whatever happens. */
-export async function withLocalDataset<T>(
-  dataDir: string,
-  use: (source: DatasetSource) => Promise<T>,
-): Promise<T> {
+async function withLocalDataset<T>(dataDir: string, use: (source: DatasetSource) => Promise<T>): Promise<T> {
   const dynamoPath = join(resolve(dataDir), "dynamodb");
   if (!existsSync(dynamoPath))
     throw new Error(

@@ -105,7 +105,7 @@ export async function createLocalResources(clients: AwsClients, prefix: string):
   ][]) {
     const retention = String(spec.retentionDays * 86_400);
     const dlq = await createQueue(clients, names.queue(q, true), spec.fifo, {
-      MessageRetentionPeriod: "1209600",
+      MessageRetentionPeriod: String(spec.deadLetterRetentionDays * 86_400),
     });
     const main = await createQueue(clients, names.queue(q), spec.fifo, {
       VisibilityTimeout: String(spec.visibilityTimeoutSeconds),

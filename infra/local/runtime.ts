@@ -19,7 +19,14 @@ import {
   makeClients,
 } from "../../shared/aws/clients";
 import type { DiscoverRunSummary } from "../../shared/crawl/discover-run";
-import { environmentFor, type FunctionName, type QueueName, queueNames, topology } from "../topology";
+import {
+  consumerOf,
+  environmentFor,
+  type FunctionName,
+  type QueueName,
+  queueNames,
+  topology,
+} from "../topology";
 import { localLambdaContext } from "./lambda-context";
 import { createLocalResources, type LocalResources } from "./resources";
 import { pumpOnce, type SqsHandler } from "./sqs-driver";
@@ -71,8 +78,6 @@ export interface RunCounts {
 }
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
-
-const QUEUE_CONSUMERS: Record<QueueName, FunctionName> = { fetch: "fetch", dedup: "dedup" };
 
 export class LocalRuntime {
   private readonly handlers = new Map<FunctionName, LocalHandler>();
@@ -175,7 +180,7 @@ export class LocalRuntime {
     for (;;) {
       await Promise.all(
         queueNames.flatMap((q) => {
-          const fn = QUEUE_CONSUMERS[q];
+          const fn = consumerOf(q);
           const spec = topology.functions[fn];
           if (spec.trigger.kind !== "queue") return [];
           const batchSize = spec.trigger.batchSize;

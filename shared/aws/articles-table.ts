@@ -31,7 +31,7 @@ export class ArticlesTable implements ArticleStore {
     private readonly tableName: string,
   ) {}
 
-  async put(article: Omit<Article, "cluster_id">): Promise<"stored" | "too_large"> {
+  async put(article: Article): Promise<"stored" | "too_large"> {
     const { article_id, url_variants, ...fields } = articleItemFields(article);
     // collected_day keys the by-day index the quality λ reads.
     const set = { ...fields, collected_day: fields.collected_at.slice(0, 10) };

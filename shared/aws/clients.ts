@@ -15,7 +15,6 @@ import { makeSqsClient } from "./sqs-client";
 export {
   ENDPOINT_ENV,
   type Endpoints,
-  endpointsFromEnv,
   observeClients,
 } from "./client-config";
 

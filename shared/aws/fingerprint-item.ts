@@ -20,13 +20,13 @@ const BINARY_FIELDS = [
   "ent_val",
 ] as const;
 
-export function fingerprintToItem(fp: Fingerprint): Record<string, unknown> {
+function fingerprintToItem(fp: Fingerprint): Record<string, unknown> {
   const out: Record<string, unknown> = { ...fp };
   for (const f of BINARY_FIELDS) out[f] = Buffer.from(fp[f], "base64");
   return out;
 }
 
-export function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
+function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
   const out: Record<string, unknown> = { ...item };
   for (const f of BINARY_FIELDS) {
     const v = item[f];

@@ -33,12 +33,12 @@ export class HostPaceTable implements Pacer {
     this.sleep = opts.sleep ?? sleepMs;
   }
 
-  intervalMs(crawlDelaySeconds?: number | null): number {
-    return hostIntervalMs(this.opts.minDelayMs, crawlDelaySeconds);
+  intervalMs(crawlDelaySeconds?: number | null, minDelayMs = 0): number {
+    return hostIntervalMs(Math.max(this.opts.minDelayMs, minDelayMs), crawlDelaySeconds);
   }
 
-  async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
-    const interval = this.intervalMs(crawlDelaySeconds);
+  async wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
+    const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const got = await this.doc.send(
         new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
@@ -70,8 +70,8 @@ export class HostPaceTable implements Pacer {
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
   }
 
-  async done(host: string, crawlDelaySeconds?: number | null): Promise<void> {
-    const next = this.now() + this.intervalMs(crawlDelaySeconds);
+  async done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
+    const next = this.now() + this.intervalMs(crawlDelaySeconds, minDelayMs);
     try {
       await this.doc.send(
         new UpdateCommand({

@@ -11,7 +11,7 @@ import { hostOf } from "../url/canonical-url";
 
 const MAX_ATTEMPTS = 4;
 
-export async function sendBatched(
+async function sendBatched(
   sqs: SQSClient,
   queueUrl: string,
   entries: readonly Omit<SendMessageBatchRequestEntry, "Id">[],

@@ -13,7 +13,7 @@ const s3Sdk = () => import("@aws-sdk/client-s3");
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-export const RAW_PREFIX = "raw/";
+const RAW_PREFIX = "raw/";
 
 export class RawSamplesBucket implements RawSampleStore {
   private client: Promise<S3Client> | undefined;

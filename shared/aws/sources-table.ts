@@ -5,7 +5,7 @@ import type { DailyQuality } from "../quality/publisher-stats";
 import type { QualityFinding } from "../quality/quality-run";
 
 /** Findings a source keeps (newest last): two weeks of a drop on every metric, and the item stays small. */
-export const KEPT_FINDINGS = 20;
+const KEPT_FINDINGS = 20;
 
 export class SourcesTable implements SourceState {
   constructor(

@@ -89,6 +89,7 @@ async function storePage(
     discovered_from: `${file}#${entry.offset}`,
     run_id: "backfill",
     language_hint: source.language,
+    ...source.settings,
   };
   const pageDeps: PageDeps = { ...deps.page, frontier: NO_FRONTIER, now: () => page.collectedAt };
   return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({

@@ -4,12 +4,14 @@
  * page's registrable domain.
  */
 import { getDomain } from "tldts";
-import type { Source } from "../discover/sources";
+import { type Source, type SourceFetchSettings, sourceFetchSettings } from "../discover/sources";
 
 export interface PageSource {
   readonly source_id: string;
   readonly publication: string;
   readonly language: string | null;
+  /** The source's canonical partners, applied to its archived pages as fetch applies them. */
+  readonly settings: SourceFetchSettings;
 }
 
 const bareHost = (url: string) => new URL(url).hostname.toLowerCase().replace(/^www\./, "");
@@ -25,6 +27,7 @@ export class SourceLookup {
         source_id: s.id,
         publication: s.publication,
         language: s.language ?? null,
+        settings: sourceFetchSettings(s),
       };
       for (const url of [s.homepage, ...s.feeds, ...s.sitemaps]) {
         const host = bareHost(url);
@@ -38,7 +41,8 @@ export class SourceLookup {
     const host = bareHost(url);
     const site = siteOf(host);
     return (
-      this.byHost.get(host) ?? this.bySite.get(site) ?? { source_id: site, publication: site, language: null }
+      this.byHost.get(host) ??
+      this.bySite.get(site) ?? { source_id: site, publication: site, language: null, settings: {} }
     );
   }
 }

@@ -64,9 +64,9 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
       `${at} record_version ${String(item.record_version)}, this reads ${READ_RECORD_VERSIONS.join(" and ")}`,
     );
   const variants = item.url_variants;
-  // Unknown attributes (body_encoding, the index's collected_day) are dropped by the parse.
+  // Unknown attributes (body_encoding, the index's collected_day, v2's always-null cluster_id) are
+  // dropped by the parse.
   const parsed = articleSchema.safeParse({
-    cluster_id: null,
     // Written before v2's "always present" rule reached this field: nothing was cut.
     truncated: null,
     ...item,

@@ -12,7 +12,7 @@ import {
   discoverSource,
 } from "../discover/discover-source";
 import type { RobotsCache } from "../discover/robots";
-import type { Source } from "../discover/sources";
+import { type Source, sourceFetchSettings } from "../discover/sources";
 import { HostPacer } from "../fetch/host-pacer";
 import type { HttpClient } from "../fetch/http";
 import type { FailureReason, FetchMessage } from "../records";
@@ -188,6 +188,7 @@ async function runSource(
         },
       ];
   const counts = { new: 0, updated: 0, seen: 0, disallowed: 0 };
+  const settings = sourceFetchSettings(source);
   let batch: FetchMessage[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
@@ -244,6 +245,7 @@ async function runSource(
         hint_title: d.title,
         hint_published_at: d.published_at,
         language_hint: d.language ?? source.language ?? null,
+        ...settings,
       });
     }
     if (batch.length >= ENQUEUE_CHUNK) await flush();

@@ -33,7 +33,7 @@ export interface FetchDeps {
   readonly now: () => Date;
   /** Share of successfully extracted pages whose raw HTML is kept (thin and failed pages always are). */
   readonly sampleRate: number;
-  /** Registrable domains a source's pages may name as rel=canonical besides their own. */
+  /** The deployment's canonical partners (STORYTRAIL_CANONICAL_PARTNERS); a message adds its source's. */
   readonly partners?: readonly string[];
   /** The extractor (default extractArticle); a test puts a failing one here to prove how a crash is recorded. */
   readonly extract?: (input: ExtractInput) => Extraction;
@@ -98,7 +98,7 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     accept: "html",
     etag: previous?.etag ?? null,
     lastModified: previous?.last_modified ?? null,
-    pace: pacedBy(deps.pacer, msg.url, rules.crawlDelaySeconds),
+    pace: pacedBy(deps.pacer, msg.url, rules.crawlDelaySeconds, undefined, msg.min_delay_ms),
   });
   if (!res.ok) return fail(res.reason, res.detail, res.status);
   if (res.notModified && previous?.article_id) {
@@ -125,6 +125,8 @@ export async function storeFetchedPage(
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();
+  // Registrable domains the page may name as rel=canonical besides its own: the deployment's and its source's.
+  const partners = [...(deps.partners ?? []), ...(msg.partners ?? [])];
   const keepSample = (article_id: string, url: string): Promise<string> =>
     deps.rawSamples.put({
       article_id,
@@ -144,12 +146,12 @@ export async function storeFetchedPage(
     });
   } catch (err) {
     // An extractor bug, recorded as one (with the page kept to replay once it is fixed), never as thin.
-    const url = resolveCanonical(res.finalUrl, null, { partners: deps.partners });
+    const url = resolveCanonical(res.finalUrl, null, { partners });
     const raw_key = await keepSample(articleIdFor(url), url);
     const error = err instanceof ExtractionError ? err : new ExtractionError(err);
     return fail("extraction_error", `${error.message} (raw sample ${raw_key})`, res.status);
   }
-  const url = resolveCanonical(res.finalUrl, extraction.canonical_from_page, { partners: deps.partners });
+  const url = resolveCanonical(res.finalUrl, extraction.canonical_from_page, { partners });
   const article_id = articleIdFor(url);
   const thin = isThin(extraction);
   const raw_key = thin || sampled(article_id, deps.sampleRate) ? await keepSample(article_id, url) : null;

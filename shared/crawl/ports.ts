@@ -61,10 +61,10 @@ export interface SourceState {
 
 export interface ArticleStore {
   /**
-   * Writes the article; url_variants accumulate; cluster_id is owned by dedup and left alone.
-   * "too_large" when the store refused the item for its size (nothing was written).
+   * Writes the article; url_variants accumulate. "too_large" when the store refused the item for its
+   * size (nothing was written).
    */
-  put(article: Omit<Article, "cluster_id">): Promise<"stored" | "too_large">;
+  put(article: Article): Promise<"stored" | "too_large">;
   get(articleId: string): Promise<Article | null>;
 }
 

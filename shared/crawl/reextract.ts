@@ -44,7 +44,7 @@ export interface SampleReport {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-export function compareExtraction(stored: Partial<Article>, extracted: Extraction): FieldChange[] {
+function compareExtraction(stored: Partial<Article>, extracted: Extraction): FieldChange[] {
   const changes: FieldChange[] = [];
   // Compared as fetch would store it.
   const fresh = { ...extracted, ...recordInstants(extracted) };
@@ -66,7 +66,7 @@ export function compareExtraction(stored: Partial<Article>, extracted: Extractio
 }
 
 /** The article id a raw-sample key names (`raw/<article_id>.html.gz`). */
-export function articleIdOfKey(key: string): string {
+function articleIdOfKey(key: string): string {
   return key.replace(/^.*\//, "").replace(/\.html\.gz$/, "");
 }
 

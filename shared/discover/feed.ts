@@ -37,7 +37,7 @@ function resolve(href: string | null, base: string): string | null {
 const INLINE_TAG = /<\/?(?:a|abbr|b|bdi|cite|code|em|font|i|mark|q|s|small|span|strong|sub|sup|u)\b[^>]*>/gi;
 
 /** Titles may carry markup (type="html", CDATA); hints want plain text. HTML's own entities decode after its tags go. */
-export function plainTitle(raw: string | null, html = true): string | null {
+function plainTitle(raw: string | null, html = true): string | null {
   if (!raw) return null;
   // Inline tags vanish ("<em>Breaking</em>: news"); any other tag separates words ("<p>a</p><p>b</p>").
   const text = html ? decodeHTML(raw.replace(INLINE_TAG, "").replace(/<[^>]*>/g, " ")) : raw;

@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import "../config/zod-messages";
+import type { FetchMessage } from "../records";
 
 export interface Source {
   id: string;
@@ -15,9 +16,11 @@ export interface Source {
   schedule?: string;
   /** BCP 47 language hint, e.g. "en" or "pt-BR". */
   language?: string;
-  /** Minimum gap between two requests to this source's hosts. */
+  /** Minimum gap between two requests to this source's hosts: in discovery (default 500 ms) and in
+   * fetch, where it raises (never lowers) the deployment's STORYTRAIL_MIN_HOST_DELAY_MS. */
   min_delay_ms?: number;
-  /** Hosts or registrable domains whose rel=canonical this source's pages may point to (syndication). */
+  /** Hosts or registrable domains whose rel=canonical this source's pages may point to (syndication),
+   * besides the deployment's STORYTRAIL_CANONICAL_PARTNERS. */
   partners?: string[];
   /** Other hosts or registrable domains whose URLs this source's sitemaps and feeds may list (host-scope.ts). */
   allowed_hosts?: string[];
@@ -52,7 +55,7 @@ const hostName = z
 const SCHEDULE =
   /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
 
-export const sourceSchema = z.pipe(
+const sourceSchema = z.pipe(
   // Accept the singular spellings ("feed": "…", "sitemap": [...]) people write by hand.
   z.transform((v: unknown) => {
     if (!v || typeof v !== "object" || Array.isArray(v)) return v;
@@ -97,6 +100,16 @@ export const sourceSchema = z.pipe(
     allowed_hosts: z.optional(z.array(hostName)),
   }),
 );
+
+/** The settings of a source that fetch applies, as its fetch messages carry them (only those it sets). */
+export type SourceFetchSettings = Pick<FetchMessage, "min_delay_ms" | "partners">;
+
+export function sourceFetchSettings(source: Pick<Source, "min_delay_ms" | "partners">): SourceFetchSettings {
+  return {
+    ...(source.min_delay_ms === undefined ? {} : { min_delay_ms: source.min_delay_ms }),
+    ...(source.partners?.length ? { partners: source.partners } : {}),
+  };
+}
 
 /** The whole file; parseSources gives better messages than parsing with this directly. */
 export const sourcesFileSchema = z.union([

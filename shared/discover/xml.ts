@@ -38,7 +38,7 @@ export interface XmlReadLimits {
   maxChars: number;
 }
 
-export const DEFAULT_XML_LIMITS: XmlReadLimits = { maxDepth: 64, maxNodes: 2_000, maxChars: 256 * 1024 };
+const DEFAULT_XML_LIMITS: XmlReadLimits = { maxDepth: 64, maxNodes: 2_000, maxChars: 256 * 1024 };
 
 export interface XmlVisitor {
   /** Whether the element just opened (with its open ancestors' names) starts a tree to capture. */

@@ -90,7 +90,7 @@ const strings = (v: unknown): string[] =>
   v instanceof Set || Array.isArray(v) ? [...(v as Iterable<unknown>)].map(String).sort() : [];
 
 /** Timestamps in one form (UTC, `Z`, milliseconds): v1 records mix second and millisecond precision. */
-export function instant(v: unknown): string | null {
+function instant(v: unknown): string | null {
   const s = str(v);
   if (s === null) return null;
   const t = Date.parse(s);

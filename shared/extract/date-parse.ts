@@ -38,7 +38,7 @@ function validDay(y: number, m: number, d: number): boolean {
 }
 
 /** Offset in minutes from "+02:00", "+0200", "+02", "Z", "GMT+2", "CEST"; undefined when absent/unknown. */
-export function parseOffset(tz: string | undefined): number | undefined {
+function parseOffset(tz: string | undefined): number | undefined {
   if (!tz) return undefined;
   const t = tz.trim().toLowerCase();
   if (!t) return undefined;
@@ -92,7 +92,6 @@ const MONTH_DAY_RE = new RegExp(
   "iu",
 );
 const CJK_RE = /(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/;
-const MONTH_YEAR_RE = new RegExp(`(?<![\\p{L}])(${MONTH_ALT})\\.?\\s+(\\d{4})(?!\\d)`, "iu");
 
 function timeAfter(
   s: string,
@@ -212,13 +211,6 @@ function timeBefore(
     time: { h: to24(Number(m[1]), m[4]), mi: Number(m[2]), s: Number(m[3] ?? 0) },
     offset: parseOffset(m[5]),
   };
-}
-
-/** A month and year only ("März 2019"): the day is unknown, so callers treat it as weak evidence. */
-export function parseMonthYear(s: string): { year: number; month: number } | null {
-  const m = MONTH_YEAR_RE.exec(s);
-  if (!m) return null;
-  return { month: MONTHS[m[1]!.toLowerCase()]!, year: Number(m[2]) };
 }
 
 /** Dates in a URL path: /2019/10/19/, /2019-10-19-, /20191019/ (day only, never a timezone). */

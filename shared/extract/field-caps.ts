@@ -49,7 +49,7 @@ function isHighSurrogate(c: number): boolean {
  * Cuts a body to `bytes` of UTF-8 (never inside a character), at the last paragraph break (or else
  * space) in the final tenth when there is one, so the stored text ends on a whole paragraph or word.
  */
-export function cutUtf8(s: string, bytes: number): string {
+function cutUtf8(s: string, bytes: number): string {
   // A UTF-16 unit is at most 3 bytes of UTF-8: most bodies are settled without encoding.
   if (s.length * 3 <= bytes) return s;
   const { read } = new TextEncoder().encodeInto(s, new Uint8Array(bytes));

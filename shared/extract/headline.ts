@@ -129,7 +129,7 @@ function bigrams(k: string): Map<string, number> {
 }
 
 /** Dice coefficient of the two keys' character bigrams: 1 for equal keys, 0 for nothing in common. */
-export function similarity(a: string, b: string): number {
+function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   const x = bigrams(a);
@@ -282,7 +282,7 @@ const KICKER =
   /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
 
 /** Heading text without kicker/overline parts and screen-reader-only separators. */
-export function headingText(el: Element): string {
+function headingText(el: Element): string {
   let out = "";
   const go = (n: AnyNode): void => {
     if (n.type === "text") {

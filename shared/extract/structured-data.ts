@@ -115,7 +115,7 @@ export function typesOf(o: JsonObject): string[] {
 }
 
 /** Every object in the blocks, depth-first (arrays, @graph, nested properties), bounded. */
-export function flatten(values: unknown[], limit = 2000): JsonObject[] {
+function flatten(values: unknown[], limit = 2000): JsonObject[] {
   const out: JsonObject[] = [];
   const stack: unknown[] = [...values].reverse();
   while (stack.length > 0 && out.length < limit) {
@@ -136,11 +136,11 @@ export function flatten(values: unknown[], limit = 2000): JsonObject[] {
   return out;
 }
 
-export function isArticleType(o: JsonObject): boolean {
+function isArticleType(o: JsonObject): boolean {
   return typesOf(o).some((t) => ARTICLE_TYPES.has(t) || (t.endsWith("article") && t !== "articlesection"));
 }
 
-export function isPageType(o: JsonObject): boolean {
+function isPageType(o: JsonObject): boolean {
   return typesOf(o).some((t) => PAGE_TYPES.has(t));
 }
 

@@ -46,7 +46,7 @@ const NAMED: Record<string, string> = {
 };
 
 /** Decodes the handful of entities that survive parsing (in JSON-LD strings, double-escaped markup). */
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string): string {
   if (!s.includes("&")) return s;
   return s.replace(
     ENTITY,

@@ -40,7 +40,7 @@ export function charsetFromContentType(contentType: string | null | undefined): 
   return m ? normaliseCharset(m[2]) : null;
 }
 
-export function charsetFromBom(bytes: Uint8Array): { charset: string; length: number } | null {
+function charsetFromBom(bytes: Uint8Array): { charset: string; length: number } | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { charset: "utf-8", length: 3 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { charset: "utf-16be", length: 2 };
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { charset: "utf-16le", length: 2 };

@@ -44,49 +44,37 @@ export class HostPacer implements Pacer {
   }
 
   /** The gap this host needs between two requests. */
-  intervalMs(crawlDelaySeconds?: number | null): number {
-    return hostIntervalMs(this.minDelayMs, crawlDelaySeconds, this.maxCrawlDelayMs);
+  intervalMs(crawlDelaySeconds?: number | null, minDelayMs = 0): number {
+    return hostIntervalMs(Math.max(this.minDelayMs, minDelayMs), crawlDelaySeconds, this.maxCrawlDelayMs);
   }
 
   /** When the next request to `host` may start. */
-  private nextSlot(host: string, crawlDelaySeconds: number | null | undefined, now: number): number {
+  private nextSlot(
+    host: string,
+    crawlDelaySeconds: number | null | undefined,
+    now: number,
+    minDelayMs?: number,
+  ): number {
     const last = this.last.get(host);
-    return last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds));
-  }
-
-  /** How long a request to `host` would wait now, without reserving a slot (to defer instead of sleeping). */
-  delayMs(host: string, crawlDelaySeconds?: number | null): number {
-    const now = this.now();
-    return this.nextSlot(host, crawlDelaySeconds, now) - now;
-  }
-
-  /** Resolves when a request to `host` may start, and reserves that slot. */
-  async wait(host: string, crawlDelaySeconds?: number | null): Promise<void> {
-    await this.waitWithin(host, crawlDelaySeconds, Number.POSITIVE_INFINITY);
-  }
-
-  /** A request to `host` has ended: the next starts one interval from now (request-pacing.ts says why). */
-  async done(host: string, _crawlDelaySeconds?: number | null): Promise<void> {
-    const now = this.now();
-    // A slot already granted later (a concurrent caller queued behind this request) stays.
-    this.last.set(host, Math.max(now, this.last.get(host) ?? now));
+    return last === undefined ? now : Math.max(now, last + this.intervalMs(crawlDelaySeconds, minDelayMs));
   }
 
   /**
-   * Like wait, if the host's next slot starts by `deadline` (epoch ms); otherwise reserves nothing
-   * and resolves false at once, so a caller with a time budget defers the request (and records why)
-   * instead of sleeping past its budget: `Crawl-delay: 3600` cannot stall the sources after it.
+   * Resolves when a request to `host` may start, and reserves that slot. A caller with a time budget
+   * passes a `sleep` that ends early when the budget does (discover-run.ts): `Crawl-delay: 3600`
+   * cannot stall the sources after it. `minDelayMs` (the source's own) raises the minimum, never lowers it.
    */
-  async waitWithin(
-    host: string,
-    crawlDelaySeconds: number | null | undefined,
-    deadline: number,
-  ): Promise<boolean> {
+  async wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
     const now = this.now();
-    const slot = this.nextSlot(host, crawlDelaySeconds, now);
-    if (slot > deadline) return false;
+    const slot = this.nextSlot(host, crawlDelaySeconds, now, minDelayMs);
     this.last.set(host, slot);
     if (slot > now) await this.sleep(slot - now);
-    return true;
+  }
+
+  /** A request to `host` has ended: the next starts one interval from now (request-pacing.ts says why). */
+  async done(host: string, _crawlDelaySeconds?: number | null, _minDelayMs?: number): Promise<void> {
+    const now = this.now();
+    // A slot already granted later (a concurrent caller queued behind this request) stays.
+    this.last.set(host, Math.max(now, this.last.get(host) ?? now));
   }
 }

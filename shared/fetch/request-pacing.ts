@@ -12,10 +12,13 @@ import { hostOf } from "../url/canonical-url";
 
 /** Spaces requests to one host (shared/fetch/crawl-delay.ts gives the interval). */
 export interface Pacer {
-  /** Resolves when a request to `host` may start, and reserves that slot. */
-  wait(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+  /**
+   * Resolves when a request to `host` may start, and reserves that slot. `minDelayMs` is the source's
+   * own minimum gap (its `min_delay_ms`): it raises the pacer's minimum, never lowers it.
+   */
+  wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void>;
   /** A request to `host` has ended (answered or failed): the next may start one interval from now. */
-  done(host: string, crawlDelaySeconds?: number | null): Promise<void>;
+  done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void>;
 }
 
 /** What HttpClient calls around each request it sends (the first and every redirect hop). */
@@ -36,7 +39,8 @@ function hostOrNull(url: string): string | null {
 
 /**
  * Paces the requests of one fetch of `url`: its own host with the Crawl-delay its robots.txt states,
- * any other host a redirect leads to at the minimum. `stillWanted` (e.g. a time budget) is asked
+ * any other host a redirect leads to at the minimum; `minDelayMs` is the source's own minimum for its
+ * host. `stillWanted` (e.g. a time budget) is asked
  * after each wait, so a wait cut short sends nothing.
  */
 export function pacedBy(
@@ -44,18 +48,21 @@ export function pacedBy(
   url: string,
   crawlDelaySeconds: number | null,
   stillWanted: () => boolean = () => true,
+  minDelayMs?: number,
 ): RequestPacer {
   const home = hostOrNull(url);
   const delayFor = (host: string) => (host === home ? crawlDelaySeconds : null);
+  // The source's own minimum applies to its own host only, as its Crawl-delay does.
+  const minFor = (host: string) => (host === home ? minDelayMs : undefined);
   return {
     before: async (hop) => {
       const host = hostOrNull(hop);
-      if (host !== null) await pacer.wait(host, delayFor(host));
+      if (host !== null) await pacer.wait(host, delayFor(host), minFor(host));
       return stillWanted();
     },
     after: async (hop) => {
       const host = hostOrNull(hop);
-      if (host !== null) await pacer.done(host, delayFor(host));
+      if (host !== null) await pacer.done(host, delayFor(host), minFor(host));
     },
   };
 }

@@ -40,7 +40,7 @@ export interface DropThresholds {
   readonly dateShareDrop: number;
 }
 
-export const DEFAULT_THRESHOLDS: DropThresholds = {
+const DEFAULT_THRESHOLDS: DropThresholds = {
   minHistoryDays: 3,
   minArticles: 10,
   wordsRatio: 0.5,

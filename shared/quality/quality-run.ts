@@ -40,7 +40,7 @@ export interface QualityReport {
 }
 
 /** Enough pages to see a pattern in; small enough to read in the log and keep on the source's item. */
-export const EVIDENCE_ARTICLES = 5;
+const EVIDENCE_ARTICLES = 5;
 const DAY_MS = 86_400_000;
 
 export async function runQuality(store: QualityStore, at: Date): Promise<QualityReport> {

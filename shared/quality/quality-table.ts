@@ -21,7 +21,7 @@ const HEADER = [
 ];
 
 /** Rows, one per source: its newest day, the median of the days before, and that day's findings. */
-export function qualityRows(sources: readonly SourceQuality[]): string[][] {
+function qualityRows(sources: readonly SourceQuality[]): string[][] {
   return sources.map(({ source_id, history, findings }) => {
     const latest = history.at(-1);
     const before = history.slice(0, -1);

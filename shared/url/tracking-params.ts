@@ -5,7 +5,7 @@
  */
 
 /** Exact parameter names (lower case). */
-export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
+const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   // Ad and social click ids
   "fbclid",
   "gclid",
@@ -96,7 +96,7 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
 ]);
 
 /** Parameter name prefixes (lower case): whole families of tracking tags. */
-export const TRACKING_PARAM_PREFIXES: readonly string[] = [
+const TRACKING_PARAM_PREFIXES: readonly string[] = [
   "utm_", // Google Analytics campaign tags
   "mc_", // Mailchimp
   "ns_", // comScore (BBC and others)

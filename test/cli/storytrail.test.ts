@@ -1,12 +1,13 @@
 /** The command line as a newcomer meets it: help on every command, and the demo crawl's summary. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = resolve(import.meta.dirname, "../..");
+const packageJson = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string };
 const cli = (args: string[], timeout = 120_000) =>
   spawnSync(process.execPath, [join(repo, "bin/storytrail.js"), ...args], {
     cwd: repo,
@@ -58,6 +59,12 @@ describe("storytrail CLI", () => {
       expect(help.status, `${cmd} --help: ${help.stderr}`).toBe(0);
       expect(help.stdout).toMatch(/^Usage: storytrail /);
     }
+  });
+
+  it("prints the package's version with --version", () => {
+    const r = cli(["--version"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(packageJson.version);
   });
 
   it("refuses a crawl without sources, with a clear message", () => {

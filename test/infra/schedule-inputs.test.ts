@@ -4,51 +4,48 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   MAX_SCHEDULE_INPUT_BYTES,
-  parseSources,
   readSourcesFile,
-  type ScheduledSource,
   scheduleContext,
   scheduleInputs,
 } from "../../infra/schedule-inputs";
+import type { Source } from "../../shared/discover/sources";
 
 const DAILY = "cron(0 5 * * ? *)";
-const source = (id: string, extra: Record<string, unknown> = {}): ScheduledSource => ({
-  source_id: id,
+const source = (id: string, extra: Partial<Source> = {}): Source => ({
+  id,
   publication: `Publication ${id}`,
+  homepage: `https://${id}.example/`,
+  feeds: [],
   sitemaps: [`https://${id}.example/sitemap.xml`],
   ...extra,
 });
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), "utf8");
 
-describe("parseSources", () => {
-  it("reads { sources: [...] } and keeps each source as given", () => {
-    const sources = parseSources(
-      JSON.stringify({ sources: [source("a"), source("b", { schedule: "rate(1 hour)" })] }),
-    );
-    expect(sources.map((s) => s.source_id)).toEqual(["a", "b"]);
-    expect(sources[1]?.schedule).toBe("rate(1 hour)");
+describe("readSourcesFile", () => {
+  const write = (text: string) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "storytrail-")), "my-sources.json");
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it("treats a missing file as no sources", () => {
+    expect(readSourcesFile(path.join(tmpdir(), "storytrail-no-such-file.json"))).toEqual([]);
+  });
+
+  it("parses an existing file, as the discover function parses its input", () => {
+    const file = write(JSON.stringify({ sources: [source("a"), source("b", { schedule: "rate(1 hour)" })] }));
+    expect(readSourcesFile(file)).toEqual([source("a"), source("b", { schedule: "rate(1 hour)" })]);
   });
 
   it.each([
     ["not json", "{"],
     ["no sources array", JSON.stringify({ feeds: [] })],
     ["a source that is not an object", JSON.stringify({ sources: ["x"] })],
-    ["a non-string schedule", JSON.stringify({ sources: [{ source_id: "a", schedule: 5 }] })],
-    ["an empty schedule", JSON.stringify({ sources: [{ source_id: "a", schedule: " " }] })],
+    ["a non-string schedule", JSON.stringify({ sources: [source("a", { schedule: 5 as never })] })],
+    ["an invalid schedule", JSON.stringify({ sources: [source("a", { schedule: "daily" })] })],
+    ["an unknown field", JSON.stringify({ sources: [{ ...source("a"), source_id: "a" }] })],
   ])("rejects %s, naming the file", (_label, text) => {
-    expect(() => parseSources(text, "my-sources.json")).toThrow(/my-sources\.json/);
-  });
-});
-
-describe("readSourcesFile", () => {
-  it("treats a missing file as no sources", () => {
-    expect(readSourcesFile(path.join(tmpdir(), "storytrail-no-such-file.json"))).toEqual([]);
-  });
-
-  it("parses an existing file", () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "storytrail-")), "sources.json");
-    writeFileSync(file, JSON.stringify({ sources: [source("a")] }));
-    expect(readSourcesFile(file)).toEqual([source("a")]);
+    expect(() => readSourcesFile(write(text))).toThrow(/my-sources\.json/);
   });
 });
 
@@ -60,13 +57,13 @@ describe("scheduleInputs", () => {
   it("groups sources by their own schedule, the rest on the default cron", () => {
     const hourly = "cron(0 * * * ? *)";
     const inputs = scheduleInputs([source("a"), source("b", { schedule: hourly }), source("c")], DAILY);
-    const byCron = Object.fromEntries(inputs.map((i) => [i.cron, i.input.sources.map((s) => s.source_id)]));
+    const byCron = Object.fromEntries(inputs.map((i) => [i.cron, i.input.sources.map((s) => s.id)]));
     expect(byCron).toEqual({ [DAILY]: ["a", "c"], [hourly]: ["b"] });
   });
 
   it("splits a large group into inputs under the limit, losing nothing and keeping order", () => {
     const sources = Array.from({ length: 300 }, (_, i) =>
-      source(`source-${i}`, { note: "x".repeat(i % 97) }),
+      source(`source-${i}`, { publication: `P${"x".repeat(i % 97)}` }),
     );
     const inputs = scheduleInputs(sources, DAILY);
     expect(inputs.length).toBeGreaterThan(1);
@@ -91,7 +88,7 @@ describe("scheduleInputs", () => {
   });
 
   it("rejects a single source that cannot fit any input", () => {
-    expect(() => scheduleInputs([source("huge", { note: "x".repeat(9000) })], DAILY)).toThrow(/huge/);
+    expect(() => scheduleInputs([source("huge", { publication: "x".repeat(9000) })], DAILY)).toThrow(/huge/);
   });
 });
 
@@ -111,10 +108,10 @@ describe("scheduleContext", () => {
   });
 
   it("defaults to sources.example.json at the project root, or takes -c sources=FILE", () => {
-    expect(scheduleContext(from({}), [], root).sources.map((s) => s.source_id)).toEqual(["example"]);
-    expect(scheduleContext(from({ sources: "mine.json" }), [], root).sources.map((s) => s.source_id)).toEqual(
-      ["mine"],
-    );
+    expect(scheduleContext(from({}), [], root).sources.map((s) => s.id)).toEqual(["example"]);
+    expect(scheduleContext(from({ sources: "mine.json" }), [], root).sources.map((s) => s.id)).toEqual([
+      "mine",
+    ]);
   });
 
   it("has no sources when the default file is absent, but refuses a missing explicit file", () => {

@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../../infra/deploy-settings";
-import { MAX_SCHEDULE_INPUT_BYTES, type ScheduledSource, scheduleInputs } from "../../infra/schedule-inputs";
+import { MAX_SCHEDULE_INPUT_BYTES, scheduleInputs } from "../../infra/schedule-inputs";
 import { StorytrailStack } from "../../infra/stack";
 import {
   type BucketName,
@@ -29,19 +29,27 @@ import {
   metricService,
   qualityMetrics,
 } from "../../shared/config/metrics";
+import { parseSources, type Source } from "../../shared/discover/sources";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const DISCOVER_OVERRIDE = "cron(30 4 * * ? *)";
 const HOURLY = "cron(15 * * * ? *)";
 // Enough sources to need several inputs on the default cron, plus one source with its own cron.
-const sources: ScheduledSource[] = [
+const sources = parseSources([
   ...Array.from({ length: 120 }, (_, i) => ({
-    source_id: `source-${i}`,
+    id: `source-${i}`,
     publication: `Publication number ${i}`,
+    homepage: `https://news-${i}.example/`,
     sitemaps: [`https://news-${i}.example/sitemap.xml`, `https://news-${i}.example/news-sitemap.xml`],
   })),
-  { source_id: "wire", publication: "Wire", feeds: ["https://wire.example/rss"], schedule: HOURLY },
-];
+  {
+    id: "wire",
+    publication: "Wire",
+    homepage: "https://wire.example/",
+    feeds: ["https://wire.example/rss"],
+    schedule: HOURLY,
+  },
+]);
 
 const SETTINGS = {
   STORYTRAIL_USER_AGENT: "examplebot/1.0 (+https://ops.example/crawler)",
@@ -344,15 +352,15 @@ describe("schedules", () => {
     const schedules = schedulesOf("discover");
     expect(schedules).toHaveLength(scheduleInputs(sources, DISCOVER_OVERRIDE).length);
     expect(new Set(schedules.map((s) => s.ScheduleExpression))).toEqual(new Set([DISCOVER_OVERRIDE, HOURLY]));
-    const carried: ScheduledSource[] = [];
+    const carried: Source[] = [];
     for (const s of schedules) {
       expect(Buffer.byteLength(s.Target.Input!, "utf8")).toBeLessThanOrEqual(MAX_SCHEDULE_INPUT_BYTES);
-      const input = JSON.parse(s.Target.Input!) as { sources: ScheduledSource[] };
+      const input = JSON.parse(s.Target.Input!) as { sources: Source[] };
       for (const source of input.sources)
         expect(source.schedule ?? DISCOVER_OVERRIDE).toBe(s.ScheduleExpression);
       carried.push(...input.sources);
     }
-    expect(carried.map((s) => s.source_id).sort()).toEqual(sources.map((s) => s.source_id).sort());
+    expect(carried.map((s) => s.id).sort()).toEqual(sources.map((s) => s.id).sort());
   });
 
   it("runs every other scheduled function on its topology cron", () => {

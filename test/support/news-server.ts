@@ -36,7 +36,7 @@ const redirect =
   };
 
 export const SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
-export const NEWS_NS = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
+const NEWS_NS = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
 
 /** Instants the fixtures are written around (tests pass NOW as `now`). */
 export const NOW = new Date("2026-12-02T12:00:00Z");
@@ -61,7 +61,7 @@ ${item("/fr/culture/expo", hoursAgo(5), "Une exposition", "fr")}
 </urlset>`;
 }
 
-export function archiveSitemap(base: string): string {
+function archiveSitemap(base: string): string {
   return `<urlset ${SITEMAP_NS}>
 <url><loc>${base}/archive/old-story</loc><lastmod>2026-10-01</lastmod></url>
 <url><loc>${base}/archive/updated-story</loc><lastmod>2026-12-02T08:00:00+00:00</lastmod></url>

@@ -12,7 +12,7 @@ import { renderArticle } from "./page-templates";
 import { Prng } from "./prng";
 import { editForOutlet, generateStory } from "./story-text";
 
-export const DEMO_SEED = 20_261_202;
+const DEMO_SEED = 20_261_202;
 
 export interface Route {
   readonly status: number;

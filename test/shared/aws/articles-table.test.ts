@@ -13,7 +13,7 @@ import { FIELD_CAPS } from "../../../shared/extract/field-caps";
 import { type Article, RECORD_VERSION } from "../../../shared/records";
 import { uniquePrefix } from "../../support/unique-prefix";
 
-const article = (variant: string): Omit<Article, "cluster_id"> => ({
+const article = (variant: string): Article => ({
   record_version: RECORD_VERSION,
   article_id: "a1",
   url: "https://news.example/home",
@@ -108,7 +108,6 @@ describe("ArticlesTable", () => {
       ...article("https://news.example/d"),
       article_id: "a4",
       record_version: 2,
-      cluster_id: null,
     });
     expect(await table.put({ ...article("https://news.example/d"), article_id: "a4" })).toBe("stored");
     expect(await raw("a4")).toMatchObject({ record_version: 3, body_encoding: "gzip" });
@@ -121,7 +120,7 @@ describe("ArticlesTable", () => {
     const cjk = (n: number) => "港".repeat(n);
     const url = (i: number) =>
       `https://news.example/${String(i).padStart(4, "0")}/${"u".repeat(FIELD_CAPS.urlChars - 26)}`;
-    const full: Omit<Article, "cluster_id"> = {
+    const full: Article = {
       ...article(url(0)),
       article_id: "a5",
       url: url(0),
@@ -143,7 +142,6 @@ describe("ArticlesTable", () => {
     expect(await table.get("a5")).toEqual({
       ...full,
       url_variants: [...full.url_variants].sort(),
-      cluster_id: null,
     });
   });
 });

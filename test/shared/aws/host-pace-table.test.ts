@@ -54,4 +54,12 @@ describe("HostPaceTable", () => {
       expect(p.intervalMs(huge)).toBe(MAX_CRAWL_DELAY_MS);
     for (const junk of [Number.NaN, -5, Number.NEGATIVE_INFINITY]) expect(p.intervalMs(junk)).toBe(1000);
   });
+
+  it("takes a source's min_delay_ms when it is above the deployment's minimum, never below it", () => {
+    const p = new HostPaceTable({} as never, "t", { minDelayMs: 1000 });
+    expect(p.intervalMs(null, 2500)).toBe(2500);
+    expect(p.intervalMs(null, 200)).toBe(1000);
+    expect(p.intervalMs(5, 2500)).toBe(5000);
+    expect(new HostPaceTable({} as never, "t", { minDelayMs: 0 }).intervalMs(null, 300)).toBe(300);
+  });
 });
