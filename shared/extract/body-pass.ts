@@ -17,6 +17,9 @@ import {
 import { type Element, isElement } from "./dom";
 import type { PageScanner, Stats, Surveyed } from "./page-survey";
 
+/** Share of the page's prose a hidden body must hold to be the text rather than a copy of it. */
+const HIDDEN_BODY_SHARE = 0.6;
+
 export class BodyPass {
   /** Elements measure() visited, in visiting order. */
   readonly measuredOrder: Element[] = [];
@@ -61,7 +64,9 @@ export class BodyPass {
     }
     const info = this.info(el);
     const flags = info.flags;
-    if (flags & HIDDEN) return !info.strong;
+    // A hidden element is dropped unless it is the text itself: a marked body holding clearly more than half
+    // the page's prose. A hidden copy of a visible body holds half, marked articleBody or not, and goes.
+    if (flags & HIDDEN) return !(info.strong && this.holdsMostText(el, HIDDEN_BODY_SHARE));
     if (name === "html" || name === "body" || name === "main" || name === "article") return false;
     if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !info.strong;
     if (flags & NAV_ROLE) return !this.holdsMostText(el);
@@ -76,8 +81,8 @@ export class BodyPass {
     return false;
   }
 
-  private holdsMostText(el: Element): boolean {
-    return this.totalPara > 200 && this.info(el).rawPara > 0.5 * this.totalPara;
+  private holdsMostText(el: Element, share = 0.5): boolean {
+    return this.totalPara > 200 && this.info(el).rawPara > share * this.totalPara;
   }
 
   /** The element's record, its stats reset for this pass. */

@@ -113,8 +113,15 @@ export function isNegativeLead(ci: string): boolean {
 export const CONDITIONAL = new Set(["div", "section", "ul", "ol", "table", "form", "fieldset", "aside"]);
 export const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
-export const NEGATIVE =
+const NEGATIVE =
   /(?:^|[-_])(?:share|sharing|sharebar|social|socials|newsletter|related|relatedposts|recommend|recommended|recommendations|promo|promos|promoted|advert|advertisement|advertising|ads?|adv|adslot|adunit|sponsor|sponsored|cookie|cookies|consent|gdpr|subscribe|subscription|signup|breadcrumbs?|comments?|commentlist|disqus|outbrain|taboola|byline|caption|captions|credit|credits|tags|tagcloud|author|authors|bio|readmore|trending|popular|mostread|most|sidebar|pagination|pager|modal|popup|overlay|banner|footer|header|masthead|nav|navbar|navigation|menu|toolbar|skip|sronly|sr-only|visually-hidden|visuallyhidden|tooltip|teaser|teasers|rating|meta|metadata|dateline|timestamp|date|published|updated|infobox|toc|jump|more|next|prev|previous|follow|login|paywall|pw|inline|embed|slideshow|carousel|thumbnail|thumb|icon|logo|partner|partners|affiliate|shop|shopping|cta)(?:$|[-_])/;
+/**
+ * Compound class names a template glues together (imageCaption, photoCredit, lower-cased here as
+ * "imagecaption"): a token that ends in caption or credit names one, whatever word comes first.
+ */
+const NEGATIVE_COMPOUND = /[a-z](?:caption|captions|credit|credits)(?:$|[-_])/;
+/** A negative class/id token: a boilerplate name on its own or at the end of a compound. */
+export const NEGATIVE_TOKEN = new RegExp(`${NEGATIVE.source}|${NEGATIVE_COMPOUND.source}`);
 export const POSITIVE =
   /(?:^|[-_])(?:article|articlebody|body|content|contents|entry|hentry|main|post|story|text|blog|prose|richtext|copy|paragraph|paragraphs|page|lead|intro|standfirst|summary)(?:$|[-_])/;
 /** Class/id that name the article text itself: never dropped, strong container bonus. */

@@ -11,7 +11,7 @@ import {
   HIDDEN,
   lower,
   NAV_ROLE,
-  NEGATIVE,
+  NEGATIVE_TOKEN,
   POSITIVE,
   STRONG_BODY,
   STRONG_SELF,
@@ -207,7 +207,7 @@ export class PageScanner {
   }
 
   isNegative(r: Surveyed): boolean {
-    if (r.neg < 0) r.neg = r.ci !== "" && cached(this.negative, r.ci, NEGATIVE) ? 1 : 0;
+    if (r.neg < 0) r.neg = r.ci !== "" && cached(this.negative, r.ci, NEGATIVE_TOKEN) ? 1 : 0;
     return r.neg === 1;
   }
 
