@@ -6,7 +6,7 @@
  */
 import type { DateFlag, PublishedAtSource } from "../records";
 import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
-import { type AnyNode, attr, type Element, isElement } from "./dom";
+import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
@@ -265,15 +265,6 @@ function hasAncestorNamed(el: Element, name: string): boolean {
   return false;
 }
 
-function textOf(el: Element): string {
-  let out = "";
-  for (const c of el.children) {
-    if (c.type === "text") out += (c as unknown as { data: string }).data;
-    else if (c.type === "tag") out += textOf(c);
-  }
-  return out;
-}
-
 function collectModified(input: DateInput): StatedDate | null {
   const { signals: s, article } = input;
   const tries: unknown[] = [article?.dateModified];
@@ -312,6 +303,7 @@ export function extractDates(input: DateInput): DateResult {
   }
   let { date, source } = primary;
   date = localDay(date, candidates);
+  date = statedLocalDay(date, input);
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -366,6 +358,23 @@ function localDay(date: StatedDate, candidates: Candidate[]): StatedDate {
         return { ...date, day: o.day };
     }
   }
+  return date;
+}
+
+/**
+ * A UTC-stated instant whose UTC day is the neighbour of the day the page shows (in the URL, else the
+ * visible date near the headline): the shown day is the publisher's local day when some zone (UTC−12 to
+ * UTC+14) puts the instant on it.
+ */
+function statedLocalDay(date: StatedDate, input: DateInput): StatedDate {
+  if (!date.instant || date.offset !== 0) return date;
+  const t = Date.parse(date.instant);
+  const shown = urlCandidate(input.url) ?? findTextDate(input.root, input.now);
+  if (!shown || shown.day === date.day) return date;
+  const start = Date.parse(`${shown.day}T00:00:00Z`);
+  // The instant read in the zones UTC−12 … UTC+14 falls on the shown day.
+  if (t + 14 * 3600_000 >= start && t - 12 * 3600_000 < start + 86_400_000)
+    return { ...date, day: shown.day };
   return date;
 }
 
