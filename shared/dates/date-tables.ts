@@ -1,8 +1,7 @@
 /**
  * The project's one set of date tables: month names (by month number, in the languages the extractor and the
  * feed readers meet) and time-zone abbreviations (offset from UTC in minutes). Read by the page date parser
- * (shared/extract/date-parse.ts); the sitemap and feed date reader (shared/discover/hint-date.ts) should read
- * them too instead of its own copy.
+ * (shared/extract/date-parse.ts) and the sitemap and feed date reader (shared/discover/hint-date.ts).
  */
 
 const MONTH_NAMES: [number, string[]][] = [

@@ -5,53 +5,15 @@
  * case per character with foldChar().
  */
 
-const NAMED: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  ndash: "\u2013",
-  mdash: "\u2014",
-  lsquo: "\u2018",
-  rsquo: "\u2019",
-  ldquo: "\u201c",
-  rdquo: "\u201d",
-  sbquo: "\u201a",
-  bdquo: "\u201e",
-  hellip: "\u2026",
-  laquo: "\u00ab",
-  raquo: "\u00bb",
-  middot: "\u00b7",
-  bull: "\u2022",
-  euro: "\u20ac",
-  pound: "\u00a3",
-  copy: "\u00a9",
-  reg: "\u00ae",
-  trade: "\u2122",
-  deg: "\u00b0",
-  shy: "",
-  zwj: "\u200d",
-  zwnj: "\u200c",
-};
+import { decodeHtmlEntities as decodeEntities } from "../text/html-entities";
 
-const ENTITY_RE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,8}));/g;
+// An encoded soft hyphen goes: it would split a word into two shingle tokens.
+const DEDUP_ENTITIES = { shy: "" };
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 
-function codePointOrNull(cp: number): string | null {
-  if (cp <= 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
-  return String.fromCodePoint(cp);
-}
-
-/** Decodes numeric and common named HTML entities; unknown names are left as written. */
+/** Decodes numeric and common named HTML entities (shared/text/html-entities.ts); unknown names are left as written. */
 export function decodeHtmlEntities(text: string): string {
-  if (!text.includes("&")) return text;
-  return text.replace(ENTITY_RE, (whole, dec?: string, hex?: string, name?: string) => {
-    if (dec !== undefined) return codePointOrNull(Number.parseInt(dec, 10)) ?? whole;
-    if (hex !== undefined) return codePointOrNull(Number.parseInt(hex, 16)) ?? whole;
-    return NAMED[(name ?? "").toLowerCase()] ?? whole;
-  });
+  return decodeEntities(text, DEDUP_ENTITIES);
 }
 
 /** Entities decoded, NFKC applied (skipped for pure ASCII, where it is the identity). Case kept. */

@@ -4,6 +4,8 @@
  * uncertainty, and is not reported as an instant.
  */
 
+import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
+
 export interface HintDate {
   /** Milliseconds since the epoch, reading a missing timezone as UTC. */
   ms: number;
@@ -11,48 +13,23 @@ export interface HintDate {
   precision: "exact" | "day" | "local";
 }
 
-const ZONES: Readonly<Record<string, number>> = {
-  gmt: 0,
-  ut: 0,
-  utc: 0,
+/**
+ * Zone names feeds write beyond the page table (shared/dates/date-tables.ts): the bare US zone names
+ * Disney's and others' feeds write (feedparser reads them the same way), and a few European ones. Minutes.
+ */
+const FEED_ZONE_OFFSETS: Readonly<Record<string, number>> = {
   "etc/gmt": 0,
-  z: 0,
-  // The bare US zone names Disney's and others' feeds write (feedparser reads them the same way).
-  at: -4,
-  ast: -4,
-  adt: -3,
-  et: -5,
-  ct: -6,
-  mt: -7,
-  pt: -8,
-  akst: -9,
-  akdt: -8,
-  hst: -10,
-  met: 1,
-  mest: 2,
-  wet: 0,
-  west: 1,
-  msk: 3,
-  est: -5,
-  edt: -4,
-  cst: -6,
-  cdt: -5,
-  mst: -7,
-  mdt: -6,
-  pst: -8,
-  pdt: -7,
-  bst: 1,
-  cet: 1,
-  cest: 2,
-  eet: 2,
-  eest: 3,
-  ist: 5.5,
-  jst: 9,
-  aest: 10,
-  aedt: 11,
+  at: -240,
+  ast: -240,
+  adt: -180,
+  et: -300,
+  ct: -360,
+  mt: -420,
+  pt: -480,
+  met: 60,
+  mest: 120,
+  west: 60,
 };
-
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /** Largest offset a local time can be from UTC: bounds the error of reading it as UTC. */
 const MAX_ZONE_MS = 14 * 3600_000;
@@ -61,7 +38,8 @@ const DAY_MS = 86_400_000;
 function offsetMinutes(zone: string): number | null {
   const z = zone.trim().toLowerCase();
   if (z === "") return null;
-  if (z in ZONES) return ZONES[z]! * 60;
+  const named = FEED_ZONE_OFFSETS[z] ?? ZONE_OFFSETS[z];
+  if (named !== undefined) return named;
   // Military zones other than Z: RFC 2822 §4.3 says their signs were defined backwards in RFC 822 and
   // to read them as -0000 (the time is UTC).
   if (/^[a-ik-y]$/.test(z)) return 0;
@@ -110,8 +88,9 @@ export function parseHintDate(raw: unknown): HintDate | null {
   return parseRfc822(s) ?? parseMonthFirst(s);
 }
 
+/** Month 0–11 of an English name or its three-letter start, -1 when unknown. */
 function monthIndex(name: string): number {
-  return MONTHS.indexOf(name.slice(0, 3).toLowerCase());
+  return (MONTHS[name.slice(0, 3).toLowerCase()] ?? 0) - 1;
 }
 
 function fullYear(raw: string): number {

@@ -6,13 +6,14 @@
  */
 import type { Extraction } from "../records";
 import { extractAuthors } from "./authors";
-import { extractBody, surveyPage } from "./body";
+import { extractBody } from "./body";
 import { extractDates } from "./dates";
 import { parseHtml } from "./dom";
 import { capFields } from "./field-caps";
 import { chooseHeadline, headlineInput } from "./headline";
 import { detectLanguage } from "./language";
 import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
+import { surveyPage } from "./page-survey";
 import { boolOf, type JsonObject, names, readStructuredData, str } from "./structured-data";
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 

@@ -286,9 +286,23 @@ export function extractAuthors(input: AuthorInput): string[] {
   const meta: Found = { people: [], orgs: [] };
   fromMeta(input.signals, meta);
   tiers.push(meta.people, fromMarkup(input.signals, input.headline, registrable(input.url), isSite));
-  for (const tier of tiers) {
+  for (const [i, tier] of tiers.entries()) {
     const people = unique(tier.filter((n) => !isSite(n)));
-    if (people.length > 0) return people;
+    if (people.length > 0) return people.map((n) => spelledOut(n, tiers.slice(i + 1)));
   }
   return unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1);
+}
+
+/** A user name rather than a written name: one lower-case Latin token ("mikecason"). */
+const HANDLE = /^[a-z][a-z0-9._-]{3,}$/;
+
+/**
+ * A handle (an account name in a meta tag) replaced by the same name as a later source writes it
+ * ("mikecason" → "Mike Cason" from the byline): the same letters, spaced and capitalised.
+ */
+function spelledOut(name: string, later: string[][]): string {
+  if (!HANDLE.test(name)) return name;
+  const k = key(name);
+  for (const tier of later) for (const n of tier) if (n !== name && key(n) === k) return n;
+  return name;
 }

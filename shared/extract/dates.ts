@@ -5,8 +5,8 @@
  * otherwise it is null with date_flag, and published_day still carries the day the page states.
  */
 import type { DateFlag, PublishedAtSource } from "../records";
-import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
-import { type AnyNode, attr, type Element, isElement } from "./dom";
+import { dateFromUrl, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
+import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
@@ -265,15 +265,6 @@ function hasAncestorNamed(el: Element, name: string): boolean {
   return false;
 }
 
-function textOf(el: Element): string {
-  let out = "";
-  for (const c of el.children) {
-    if (c.type === "text") out += (c as unknown as { data: string }).data;
-    else if (c.type === "tag") out += textOf(c);
-  }
-  return out;
-}
-
 function collectModified(input: DateInput): StatedDate | null {
   const { signals: s, article } = input;
   const tries: unknown[] = [article?.dateModified];
@@ -312,6 +303,7 @@ export function extractDates(input: DateInput): DateResult {
   }
   let { date, source } = primary;
   date = localDay(date, candidates);
+  date = statedLocalDay(date, input);
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -367,6 +359,43 @@ function localDay(date: StatedDate, candidates: Candidate[]): StatedDate {
     }
   }
   return date;
+}
+
+/**
+ * A UTC-stated instant whose UTC day is the neighbour of the day the page shows (in the URL, else in the
+ * headline's region, where the byline sits): the shown day is the publisher's local day when some zone
+ * (UTC−12 to UTC+14) puts the instant on it.
+ */
+function statedLocalDay(date: StatedDate, input: DateInput): StatedDate {
+  if (!date.instant || date.offset !== 0) return date;
+  const t = Date.parse(date.instant);
+  const shown = urlCandidate(input.url) ?? headerDate(input);
+  if (!shown || shown.day === date.day) return date;
+  const start = Date.parse(`${shown.day}T00:00:00Z`);
+  // The instant read in the zones UTC−12 … UTC+14 falls on the shown day.
+  if (t + 14 * 3600_000 >= start && t - 12 * 3600_000 < start + 86_400_000)
+    return { ...date, day: shown.day };
+  return date;
+}
+
+/** Characters of the headline's region read for a byline date (a header holds a few hundred). */
+const HEADER_CHARS = 3000;
+const HEADER_LEVELS = 3;
+
+/** The first date written in the headline's region: the <h1>'s ancestors up to HEADER_LEVELS (header, byline). */
+function headerDate(input: DateInput): StatedDate | null {
+  // The headline's <h1>, not a site-name or navigation one.
+  const h1 = input.signals.h1.find((e) => !hasAncestorNamed(e, "nav") && textOf(e).trim().length >= 10);
+  const parent = h1?.parent;
+  if (!parent) return null;
+  let region = parent as Element;
+  for (let level = 1; level < HEADER_LEVELS; level++) {
+    const up = region.parent;
+    if (!up || !isElement(up) || up.name === "body") break;
+    region = up;
+  }
+  const text = textOf(region, { after: " ", limit: HEADER_CHARS });
+  return scanDates(text, 5).find((m) => !isFuture(m.date, input.now))?.date ?? null;
 }
 
 function urlCandidate(url: string): StatedDate | null {

@@ -193,21 +193,69 @@ export function attr(el: Element, name: string): string | undefined {
   return el.attribs[name];
 }
 
-/** Concatenated text of the text nodes below a node, through tags (not scripts), in document order. */
-export function rawText(node: AnyNode): string {
+/** How textOf() walks: elements it leaves out (with their subtree), a separator after each element, a cap. */
+export interface TextWalk {
+  /** Elements (below the root) whose text is left out. */
+  readonly skip?: (el: Element) => boolean;
+  /** Written after each element's text, the root's included (" " keeps words of adjacent blocks apart). */
+  readonly after?: string;
+  /** Stop adding text once this many characters are written (separators of open elements still follow). */
+  readonly limit?: number;
+}
+
+/** Marks the end of an element on textOf()'s stack. */
+const END = Symbol("end of element");
+
+/**
+ * The project's one DOM text walk: the text nodes below a node, through tags (never into scripts or
+ * styles), in document order. An explicit stack, children pushed in reverse, so depth costs heap, never
+ * call stack.
+ */
+export function textOf(node: AnyNode, walk: TextWalk = {}): string {
   if (node.type === "text") return (node as unknown as { data: string }).data;
   if (!("children" in node)) return "";
+  const { skip, after, limit = Number.POSITIVE_INFINITY } = walk;
   let out = "";
-  // An explicit stack, children pushed in reverse, so depth costs heap, never call stack.
-  const stack: AnyNode[] = [];
+  const stack: (AnyNode | typeof END)[] = [];
+  if (after !== undefined) stack.push(END);
   for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   while (stack.length > 0) {
     const n = stack.pop()!;
+    if (n === END) {
+      out += after;
+      continue;
+    }
+    if (out.length > limit) continue;
     if (n.type === "text") out += (n as unknown as { data: string }).data;
     else if (n.type === "tag") {
+      if (skip?.(n as Element)) continue;
+      if (after !== undefined) stack.push(END);
       const children = (n as Element).children;
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
   return out;
+}
+
+/** Concatenated text of the text nodes below a node, through tags (not scripts), in document order. */
+export function rawText(node: AnyNode): string {
+  return textOf(node);
+}
+
+/**
+ * The elements (tags) below `root` in document order (pre-order, iterative). `skipBelow(el)` true: the
+ * element is yielded but its subtree is not walked.
+ */
+export function* elementsInOrder(root: AnyNode, skipBelow?: (el: Element) => boolean): Generator<Element> {
+  if (!("children" in root)) return;
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]!);
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type !== "tag") continue;
+    const el = n as Element;
+    yield el;
+    if (skipBelow?.(el)) continue;
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]!);
+  }
 }

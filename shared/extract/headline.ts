@@ -4,7 +4,7 @@
  * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
-import type { AnyNode, Element } from "./dom";
+import { type Element, textOf } from "./dom";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
@@ -283,29 +283,14 @@ const KICKER =
 
 /** Heading text without kicker/overline parts and screen-reader-only separators. */
 function headingText(el: Element): string {
-  let out = "";
-  const go = (n: AnyNode): void => {
-    if (n.type === "text") {
-      out += (n as unknown as { data: string }).data;
-      return;
-    }
-    if (!("children" in n)) return;
-    if (n.type === "tag") {
-      const e = n as Element;
-      const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
-      if (
-        e !== el &&
-        (KICKER.test(ci) ||
-          e.attribs["aria-hidden"] === "true" ||
-          /offscreen|sr-only|visually-hidden/i.test(ci))
-      )
-        return;
-      if (e.name === "script" || e.name === "style") return;
-    }
-    for (const c of n.children) go(c);
-  };
-  go(el);
-  return out;
+  return textOf(el, { skip: isKickerOrHidden });
+}
+
+function isKickerOrHidden(e: Element): boolean {
+  const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
+  return (
+    KICKER.test(ci) || e.attribs["aria-hidden"] === "true" || /offscreen|sr-only|visually-hidden/i.test(ci)
+  );
 }
 
 const CRUMB = /breadcrumb/i;

@@ -13,7 +13,7 @@ import { strict as esStrict } from "chrono-node/es";
 import { strict as frStrict } from "chrono-node/fr";
 import { strict as nlStrict } from "chrono-node/nl";
 import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
-import { type AnyNode, isElement } from "./dom";
+import { type AnyNode, type Element, isElement, textOf } from "./dom";
 
 const DATEISH =
   /(?:^|[-_\s])(?:date|dates|time|timestamp|published|publish|pubdate|posted|post-?date|post-?meta|entry-?date|entry-?meta|byline|dateline|meta|article-?meta|datum|fecha|data|zeit|info|article-?info|post-?info|submitted|created)(?:$|[-_\s])/i;
@@ -124,21 +124,14 @@ function plausible(d: StatedDate, now: Date): boolean {
   return t <= now.getTime() + 86_400_000 && t >= Date.UTC(1995, 0, 1);
 }
 
+/** An element's text with a space after each element (words of adjacent blocks stay apart), capped. */
 function elementText(node: AnyNode, limit: number): string {
-  let out = "";
-  const go = (n: AnyNode): void => {
-    if (out.length > limit) return;
-    if (n.type === "text") {
-      out += (n as unknown as { data: string }).data;
-      return;
-    }
-    if (!isElement(n) || n.type !== "tag" || SKIP.has(n.name)) return;
-    for (const c of n.children) go(c);
-    out += " ";
-  };
-  go(node);
-  return out;
+  if (node.type === "text") return (node as unknown as { data: string }).data;
+  if (!isElement(node) || node.type !== "tag" || SKIP.has(node.name)) return "";
+  return textOf(node, { skip: skipped, after: " ", limit });
 }
+
+const skipped = (el: Element): boolean => SKIP.has(el.name);
 
 const dateishCache = new Map<string, boolean>();
 

@@ -1,63 +1,10 @@
 /** Text normalisation shared by the extractor: whitespace, invisible characters, entity leftovers. */
 
+import { decodeHtmlEntities as decodeEntities } from "../text/html-entities";
+
 // Only the byte-order mark goes: soft hyphens and zero-width characters are part of the text as published.
 const INVISIBLE = /\ufeff/g;
 const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
-// Entities the parser leaves when a page double-escapes (&amp;nbsp;) or a JSON-LD string carries them.
-const ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,8}));/gi;
-const NAMED: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  rsquo: "’",
-  lsquo: "‘",
-  rdquo: "”",
-  ldquo: "“",
-  bdquo: "„",
-  laquo: "«",
-  raquo: "»",
-  shy: "\u00ad",
-  auml: "ä",
-  ouml: "ö",
-  uuml: "ü",
-  Auml: "Ä",
-  Ouml: "Ö",
-  Uuml: "Ü",
-  szlig: "ß",
-  eacute: "é",
-  egrave: "è",
-  ecirc: "ê",
-  aacute: "á",
-  agrave: "à",
-  acirc: "â",
-  iacute: "í",
-  oacute: "ó",
-  uacute: "ú",
-  ccedil: "ç",
-  ntilde: "ñ",
-  euro: "€",
-  copy: "©",
-};
-
-/** Decodes the handful of entities that survive parsing (in JSON-LD strings, double-escaped markup). */
-function decodeEntities(s: string): string {
-  if (!s.includes("&")) return s;
-  return s.replace(
-    ENTITY,
-    (m, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-      const code = dec ? Number(dec) : hex ? Number.parseInt(hex, 16) : Number.NaN;
-      if (!Number.isNaN(code)) return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
-      return NAMED[name ?? ""] ?? NAMED[(name ?? "").toLowerCase()] ?? m;
-    },
-  );
-}
-
 /** One line: entities decoded, invisible characters dropped, whitespace runs collapsed, trimmed. */
 export function cleanInline(s: string): string {
   if (isBlank(s)) return "";

@@ -107,3 +107,16 @@ describe("extractAuthors", () => {
     expect(authorsOf(b, { headline: "Headline of the story" })).toEqual([]);
   });
 });
+
+describe("an account name in a meta tag", () => {
+  it("is written as the byline spells the same name", () => {
+    const html = `<html><head><meta name="author" content="janeroe"></head><body><article>
+      <h1>The headline of the story</h1><div class="byline">By Jane Roe</div><p>Text.</p></article></body></html>`;
+    expect(authorsOf(html, { headline: "The headline of the story" })).toEqual(["Jane Roe"]);
+  });
+
+  it("stays when no source spells it out", () => {
+    const html = `<html><head><meta name="author" content="janeroe"></head><body><h1>The headline</h1></body></html>`;
+    expect(authorsOf(html)).toEqual(["janeroe"]);
+  });
+});

@@ -100,3 +100,30 @@ describe("extractBody over deep trees", () => {
     expect(text).toContain("word419");
   });
 });
+
+// Issue 12's failure kinds on unseen pages, each on a small synthetic page.
+describe("extractBody by structure", () => {
+  it("drops a hidden copy of the body, even one marked articleBody", () => {
+    const text = body(
+      `<div style="display:none" itemprop="articleBody">${prose("Hidden", 4)}</div>
+       <article><div class="text">${prose("Main", 4)}</div></article>`,
+    );
+    expect(text).toContain("Main paragraph 4");
+    expect(text).not.toContain("Hidden paragraph");
+  });
+
+  it("keeps a hidden marked body that is the page's only text", () => {
+    const text = body(`<div hidden><div itemprop="articleBody">${prose("Main", 4)}</div></div>`);
+    expect(text).toContain("Main paragraph 4");
+  });
+
+  it("drops captions and credits whose class names are compounds (imageCaption, photoCredit)", () => {
+    const text = body(
+      `<article>${prose("Main", 2)}<div class="imageCaption">The mayor speaks to residents at the town hall on Tuesday.</div>
+       <p class="photoCredit">Jane Doe for The Gazette</p>${prose("More", 2)}</article>`,
+    );
+    expect(text).toContain("More paragraph 2");
+    expect(text).not.toContain("The mayor speaks");
+    expect(text).not.toContain("Jane Doe");
+  });
+});

@@ -43,3 +43,22 @@ describe("publication dates the page states in less common places", () => {
     );
   });
 });
+
+describe("the publisher's local day of a UTC-stated instant", () => {
+  const utc = `<meta property="article:published_time" content="2021-11-04T23:00:00Z">`;
+
+  it("takes the neighbouring day the URL shows when a zone puts the instant on it", () => {
+    const x = page(utc, "", "https://news.example.org/2021/11/05/story");
+    expect(x).toMatchObject({ published_day: "2021-11-05", published_at: "2021-11-04T23:00:00Z" });
+  });
+
+  it("takes the neighbouring day the byline shows", () => {
+    expect(page(utc, "<p>Published 5 November 2021</p>").published_day).toBe("2021-11-05");
+  });
+
+  it("keeps the UTC day when no zone reaches the shown day, or nothing is shown", () => {
+    const noon = `<meta property="article:published_time" content="2021-11-04T08:00:00Z">`;
+    expect(page(noon, "", "https://news.example.org/2021/11/05/story").published_day).toBe("2021-11-04");
+    expect(page(utc, "").published_day).toBe("2021-11-04");
+  });
+});

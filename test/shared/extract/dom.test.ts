@@ -1,6 +1,6 @@
 import { type AnyNode, type Element, Text } from "domhandler";
 import { describe, expect, it } from "vitest";
-import { PARSE_LIMITS, parseHtml, rawText } from "../../../shared/extract/dom";
+import { elementsInOrder, PARSE_LIMITS, parseHtml, rawText, textOf } from "../../../shared/extract/dom";
 import { deepChain } from "../../support/deep-tree";
 
 /** Depth of the deepest element, measured iteratively. */
@@ -79,5 +79,29 @@ describe("parseHtml bounds what a page can build", () => {
 describe("rawText", () => {
   it("walks a tree 200,000 levels deep without recursion", () => {
     expect(rawText(deepChain(200_000, new Text("bottom")))).toBe("bottom");
+  });
+});
+
+describe("textOf and elementsInOrder", () => {
+  const doc = parseHtml(
+    `<div id="r"><p>One <b>two</b></p><script>no</script><span class="x">skip <i>me</i></span><p>three</p></div>`,
+  );
+  const root = [...elementsInOrder(doc)].find((e) => e.attribs.id === "r")!;
+
+  it("reads text through tags, never scripts, with skipped elements, separators and a cap", () => {
+    expect(textOf(root)).toBe("One twoskip methree");
+    expect(textOf(root, { skip: (e) => e.attribs.class === "x" })).toBe("One twothree");
+    expect(textOf(root, { after: " " })).toBe("One two  skip me  three  ");
+    expect(textOf(root, { limit: 3 })).toBe("One ");
+  });
+
+  it("walks elements in document order, not below those it is told to skip", () => {
+    expect([...elementsInOrder(root)].map((e) => e.name)).toEqual(["p", "b", "span", "i", "p"]);
+    expect([...elementsInOrder(root, (e) => e.name === "span")].map((e) => e.name)).toEqual([
+      "p",
+      "b",
+      "span",
+      "p",
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { surveyPage } from "../../../shared/extract/body";
 import { parseHtml } from "../../../shared/extract/dom";
 import { collectSignals, SignalCollector } from "../../../shared/extract/page-signals";
+import { surveyPage } from "../../../shared/extract/page-survey";
 
 const PAGE = `<!doctype html><html lang="de-DE"><head><title>The title</title>
 <meta name="author description" content="A. Writer"><meta property="og:title" content="OG"><meta itemprop="datePublished" content="2026-01-02">

@@ -1,0 +1,263 @@
+/**
+ * One pass of the body extractor over a surveyed page: which elements are dropped (tags, hidden state,
+ * class/id signals unless the element holds most of the prose), then bottom-up stats over what survives and
+ * readability-style paragraph scores (length, commas) pushed to ancestors, discounted by link density, with
+ * <article>, itemprop=articleBody and body-like class names as bonuses.
+ */
+
+import {
+  ARTICLE_BODY,
+  DROP_TAGS,
+  GUARDED_DROP_TAGS,
+  HEADINGS,
+  HIDDEN,
+  NAV_ROLE,
+  STRONG_SELF,
+} from "./body-vocabulary";
+import { type Element, isElement } from "./dom";
+import type { PageScanner, Stats, Surveyed } from "./page-survey";
+
+/** Share of the page's prose a hidden body must hold to be the text rather than a copy of it. */
+const HIDDEN_BODY_SHARE = 0.6;
+
+export class BodyPass {
+  /** Elements measure() visited, in visiting order. */
+  readonly measuredOrder: Element[] = [];
+  readonly dropped = new Set<Element>();
+  private readonly surveyed: Map<Element, Surveyed>;
+  private readonly totalPara: number;
+  private readonly pass: number;
+
+  constructor(
+    readonly scanner: PageScanner,
+    /** Second pass for pages the class signals emptied: tags and hidden state only. */
+    private readonly lenient = false,
+  ) {
+    this.surveyed = scanner.records;
+    this.totalPara = scanner.totalPara;
+    this.pass = scanner.nextPass();
+  }
+
+  /** The measured stats of an element, undefined when measure() did not reach it (dropped or outside). */
+  stats(el: Element): Surveyed | undefined {
+    const s = this.surveyed.get(el);
+    return s !== undefined && s.pass === this.pass ? s : undefined;
+  }
+
+  /** The element's survey record (made on demand for elements the survey left out). */
+  info(el: Element): Surveyed {
+    let r = this.surveyed.get(el);
+    if (r === undefined) {
+      r = this.scanner.unsurveyed(el, 0, 0);
+      this.surveyed.set(el, r);
+    }
+    return r;
+  }
+
+  private shouldDrop(el: Element): boolean {
+    const name = el.name;
+    if (el.type !== "tag") return true;
+    if (DROP_TAGS.has(name)) {
+      // <figure> occasionally wraps the whole story; keep it when it carries most paragraphs.
+      if (name === "figure" || name === "aside") return !this.holdsMostText(el);
+      return true;
+    }
+    const info = this.info(el);
+    const flags = info.flags;
+    // A hidden element is dropped unless it is the text itself: a marked body holding clearly more than half
+    // the page's prose. A hidden copy of a visible body holds half, marked articleBody or not, and goes.
+    if (flags & HIDDEN) return !(info.strong && this.holdsMostText(el, HIDDEN_BODY_SHARE));
+    if (name === "html" || name === "body" || name === "main" || name === "article") return false;
+    if (GUARDED_DROP_TAGS.has(name)) return !this.holdsMostText(el) && !info.strong;
+    if (flags & NAV_ROLE) return !this.holdsMostText(el);
+    if (flags & ARTICLE_BODY) return false;
+    const ci = info.ci;
+    if (ci && !this.lenient && this.scanner.isNegative(info)) {
+      if (info.strong) return false;
+      if (this.scanner.isPositive(info) && this.holdsMostText(el)) return false;
+      if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
+      return true;
+    }
+    return false;
+  }
+
+  private holdsMostText(el: Element, share = 0.5): boolean {
+    return this.totalPara > 200 && this.info(el).rawPara > share * this.totalPara;
+  }
+
+  /** The element's record, its stats reset for this pass. */
+  private enter(el: Element): Surveyed {
+    let st = this.surveyed.get(el);
+    if (!st) {
+      const own = this.scanner.ownTextOf(el);
+      st = this.scanner.unsurveyed(el, own, this.scanner.commas);
+      this.surveyed.set(el, st);
+    }
+    if (st.pass !== this.pass) {
+      st.pass = this.pass;
+      st.text = 0;
+      st.link = 0;
+      st.para = 0;
+      st.commas = 0;
+      st.score = 0;
+      st.initialised = false;
+      st.p = 0;
+      st.img = 0;
+      st.li = 0;
+      st.input = 0;
+      st.embed = 0;
+    }
+    this.measuredOrder.push(el);
+    return st;
+  }
+
+  /**
+   * Bottom-up stats over what survives, and readability-style paragraph scores pushed to ancestors.
+   * Iterative: `path` holds the elements from `top` down to the one being measured, `next` the index of
+   * the child each will look at next.
+   */
+  measure(top: Element): void {
+    const path: Element[] = [top];
+    const stats: Surveyed[] = [this.enter(top)];
+    const next: number[] = [0];
+    while (path.length > 0) {
+      const d = path.length - 1;
+      const el = path[d]!;
+      const st = stats[d]!;
+      const children = el.children;
+      let child: Element | null = null;
+      while (next[d]! < children.length) {
+        const c = children[next[d]!++]!;
+        if (!isElement(c)) continue;
+        const cn = c.name;
+        if (cn === "img" || cn === "picture") st.img++;
+        else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
+        else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
+        if (this.dropped.has(c) || this.shouldDrop(c)) {
+          this.dropped.add(c);
+          continue;
+        }
+        child = c;
+        break;
+      }
+      if (child !== null) {
+        path.push(child);
+        stats.push(this.enter(child));
+        next.push(0);
+        continue;
+      }
+      this.finish(el, st, path);
+      path.pop();
+      stats.pop();
+      next.pop();
+      const parent = stats[d - 1];
+      if (parent === undefined) continue;
+      parent.text += st.text;
+      parent.link += st.link;
+      parent.para += st.para;
+      parent.commas += st.commas;
+      parent.p += st.p;
+      parent.img += st.img;
+      parent.li += st.li;
+      parent.input += st.input;
+      parent.embed += st.embed;
+    }
+  }
+
+  /** An element whose children are measured: its own text, paragraph stats and score to its ancestors. */
+  private finish(el: Element, st: Surveyed, path: Element[]): void {
+    const isLink = el.name === "a";
+    const ownText = st.ownText;
+    st.text += ownText;
+    st.commas += st.ownCommas;
+    if (isLink) st.link = st.text;
+    const name = el.name;
+    if (name === "p") st.p++;
+    else if (name === "li") st.li++;
+    const paragraphLike =
+      name === "p" ||
+      name === "pre" ||
+      name === "td" ||
+      name === "blockquote" ||
+      (ownText > 60 &&
+        !isLink &&
+        !HEADINGS.has(name) &&
+        name !== "li" &&
+        name !== "span" &&
+        name !== "b" &&
+        name !== "strong" &&
+        name !== "em" &&
+        name !== "i" &&
+        name !== "font");
+    if (name === "p" || (paragraphLike && name !== "td")) st.para = Math.max(st.para, st.text - st.link);
+    if (paragraphLike && st.text >= 25) {
+      const linkFree = st.text - st.link;
+      if (linkFree >= 20) {
+        const s = 1 + st.commas + Math.min(Math.floor(st.text / 100), 3);
+        // path ends with el itself: its ancestors (within the measured subtree) come before it.
+        const n = path.length - 1;
+        for (let level = 0; level < 5 && n - 1 - level >= 0; level++) {
+          const anc = path[n - 1 - level]!;
+          const as = this.surveyed.get(anc)!;
+          if (!as.initialised) this.initialise(anc, as);
+          as.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3);
+        }
+      }
+    }
+  }
+
+  private initialise(el: Element, st: Surveyed): void {
+    st.initialised = true;
+    let s = 0;
+    switch (el.name) {
+      case "div":
+      case "section":
+        s += 5;
+        break;
+      case "article":
+        s += 10;
+        break;
+      case "pre":
+      case "td":
+      case "blockquote":
+        s += 3;
+        break;
+      case "address":
+      case "ol":
+      case "ul":
+      case "dl":
+      case "dd":
+      case "dt":
+      case "li":
+      case "form":
+        s -= 3;
+        break;
+      case "h1":
+      case "h2":
+      case "h3":
+      case "h4":
+      case "h5":
+      case "h6":
+      case "th":
+        s -= 5;
+        break;
+    }
+    if (st.ci) {
+      if (this.scanner.isNegative(st)) s -= 25;
+      if (this.scanner.isPositive(st)) s += 25;
+      if (st.flags & STRONG_SELF) s += 25;
+    }
+    if (st.flags & ARTICLE_BODY) s += 50;
+    st.score += s;
+  }
+
+  linkDensity(st: Stats): number {
+    return st.text > 0 ? st.link / st.text : 0;
+  }
+
+  finalScore(el: Element): number {
+    const st = this.stats(el);
+    if (!st?.initialised) return 0;
+    return st.score * (1 - this.linkDensity(st));
+  }
+}

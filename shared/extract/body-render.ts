@@ -1,0 +1,154 @@
+/**
+ * Rendering and cleaning: the chosen blocks serialised to paragraphs separated by blank lines, leaving out
+ * link lists, widget blocks (readability's conditional cleaning), one-line promos, datelines and the
+ * headline.
+ */
+
+import type { BodyOptions } from "./body";
+import type { BodyPass } from "./body-pass";
+import { ARTICLE_BODY, BLOCK_TAGS, CONDITIONAL, HEADINGS, isPromoLine, STRONG_SELF } from "./body-vocabulary";
+import { type AnyNode, type Element, isElement, rawText } from "./dom";
+import type { Surveyed } from "./page-survey";
+import { cleanInline } from "./text";
+
+/** Marks the end of a block on render()'s stack. */
+const END_BLOCK = Symbol("end of block");
+
+/** Serialises the chosen elements of a pass to paragraphs. */
+export class BodyRenderer {
+  private readonly parts: Set<Element>;
+  private readonly partsPara: number;
+  private readonly headline: string | null;
+  private readonly variants: string[];
+
+  constructor(
+    private readonly pass: BodyPass,
+    private readonly list: Element[],
+    opts: BodyOptions,
+  ) {
+    this.parts = new Set(list);
+    this.partsPara = list.reduce((n, p) => n + (pass.stats(p)?.para ?? 0), 0);
+    this.headline = opts.headline ? normaliseForCompare(opts.headline) : null;
+    this.variants = (opts.headlineVariants ?? []).map(normaliseForCompare).filter((v) => v.length >= 10);
+  }
+
+  /** The paragraphs of the parts, separated by blank lines. */
+  text(): string {
+    const parts = this.list;
+    const paras: string[] = [];
+    let buf = "";
+    const flush = (): void => {
+      if (buf === "") return;
+      const t = cleanInline(buf);
+      buf = "";
+      if (!t) return;
+      paras.push(t);
+    };
+    const headline = this.headline;
+    // Iterative: children pushed in reverse (document order); a block pushes END_BLOCK before its
+    // children, so its text is flushed as one paragraph after them.
+    const stack: (AnyNode | typeof END_BLOCK)[] = [];
+    const pushChildren = (node: AnyNode): void => {
+      if (!("children" in node)) return;
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    };
+    const visit = (root: AnyNode): void => {
+      pushChildren(root);
+      while (stack.length > 0) {
+        const child = stack.pop()!;
+        if (child === END_BLOCK) {
+          flush();
+          continue;
+        }
+        if (child.type === "text") {
+          buf += (child as unknown as { data: string }).data;
+          continue;
+        }
+        if (!isElement(child) || this.pass.dropped.has(child)) continue;
+        const name = child.name;
+        if (name === "br") {
+          flush();
+          continue;
+        }
+        if (BLOCK_TAGS.has(name)) {
+          if (this.skipBlock(child, headline)) continue;
+          flush();
+          stack.push(END_BLOCK);
+        }
+        pushChildren(child);
+      }
+    };
+    for (const p of parts) {
+      if (this.skipBlock(p, headline) && parts.length > 1) continue;
+      flush();
+      visit(p);
+      flush();
+    }
+    return paras.filter((p) => !isPromoLine(p)).join("\n\n");
+  }
+
+  /** Readability's conditional cleaning of blocks inside the chosen container. */
+  private cleanConditionally(el: Element, st: Surveyed): boolean {
+    const ci = st.ci;
+    if (st.flags & (STRONG_SELF | ARTICLE_BODY)) return false;
+    // A wrapper holding most of the chosen text is the text.
+    if (st.para >= 0.5 * this.partsPara) return false;
+    let weight = 0;
+    if (ci) {
+      if (this.pass.scanner.isNegative(st)) weight -= 25;
+      if (this.pass.scanner.isPositive(st)) weight += 25;
+    }
+    const score = st.initialised ? st.score : 0;
+    if (weight + score < 0) return true;
+    if (st.commas >= 10) return false;
+    const isList = el.name === "ul" || el.name === "ol";
+    const ld = this.pass.linkDensity(st);
+    const p = st.p;
+    const li = st.li - 100;
+    const len = st.text;
+    if (st.img > 1 && p / st.img < 0.5) return true;
+    if (!isList && li > p) return true;
+    if (st.input > Math.floor(p / 3)) return true;
+    // Short blocks go, unless they are sub-headings written as styled divs.
+    if (!isList && len < 25 && (st.img === 0 || st.img > 2) && !/head|title/.test(ci)) return true;
+    if (!isList && weight < 25 && ld > 0.2) return true;
+    if (weight >= 25 && ld > 0.5) return true;
+    if ((st.embed === 1 && len < 75) || st.embed > 1) return true;
+    return false;
+  }
+
+  private isAnyHeadline(heading: string, headline: string): boolean {
+    return isHeadlineText(heading, headline) || this.variants.includes(heading);
+  }
+
+  private skipBlock(el: Element, headline: string | null): boolean {
+    const st = this.pass.stats(el);
+    if (!st) return false;
+    const name = el.name;
+    if (HEADINGS.has(name) && headline && this.isAnyHeadline(normaliseForCompare(rawText(el)), headline))
+      return true;
+    if (st.text === 0) return true;
+    const ld = this.pass.linkDensity(st);
+    if (name === "p" || HEADINGS.has(name)) return ld > 0.8 && st.text < 200;
+    if (name === "ul" || name === "ol" || name === "dl") return ld > 0.5;
+    if (name === "li") return false;
+    if (CONDITIONAL.has(name) && !this.parts.has(el) && this.cleanConditionally(el, st)) return true;
+    // Containers: link-heavy blocks with little prose are navigation or related links.
+    if (ld > 0.5 && st.para < 200) return true;
+    if (ld > 0.33 && st.para < 0.3 * st.text && st.text < 1000 && st.commas < 5) return true;
+    return false;
+  }
+}
+
+/** The headline itself, or the headline with a kicker or label around it. */
+function isHeadlineText(heading: string, headline: string): boolean {
+  if (heading === headline) return true;
+  return headline.length >= 10 && heading.includes(headline) && heading.length <= headline.length + 40;
+}
+
+function normaliseForCompare(s: string): string {
+  return cleanInline(s)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
