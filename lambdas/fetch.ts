@@ -107,6 +107,28 @@ export function createFetchHandler(env: Env) {
     }
   };
 
+  /** A message failed unread behind a failed page of its host: its Frontier item says so (not a crash). */
+  const markSkipped = async (record: SQSRecord) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(record.body);
+    } catch {
+      return; // a malformed message fails on its own account when it is read
+    }
+    const parsed = fetchMessageSchema.safeParse(body);
+    if (!parsed.success) return;
+    const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
+    await deps.frontier
+      .markSkipped(parsed.data.url, {
+        delivery,
+        detail: `delivery ${delivery} skipped: an earlier page of ${record.attributes.MessageGroupId ?? "its host"} failed in the same batch`,
+        now: deps.now().toISOString(),
+      })
+      .catch((err) =>
+        logger.warn("could not mark a skipped page", { url: parsed.data.url, error: String(err) }),
+      );
+  };
+
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) logger.addContext(context);
     if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
@@ -117,6 +139,7 @@ export function createFetchHandler(env: Env) {
       return await processFifoGroupsConcurrently(event, recordHandler, {
         ...(context ? { context } : {}),
         maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
+        onSkipped: markSkipped,
       });
     } finally {
       metrics.publishStoredMetrics();

@@ -76,6 +76,29 @@ export class FrontierTable implements Frontier {
     return (out.Item as FrontierEntry | undefined) ?? null;
   }
 
+  async markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id: articleIdFor(url) },
+          UpdateExpression: "SET skipped_delivery = :d, detail = :detail, updated_at = :now",
+          // Only a URL still waiting for its fetch: a skip never overwrites an outcome.
+          ConditionExpression: "#s = :queued",
+          ExpressionAttributeNames: { "#s": "status" },
+          ExpressionAttributeValues: {
+            ":d": s.delivery,
+            ":detail": s.detail.slice(0, 1000),
+            ":now": s.now,
+            ":queued": "queued",
+          },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionalCheckFailure(err)) throw err;
+    }
+  }
+
   async markFetched(
     url: string,
     r: {

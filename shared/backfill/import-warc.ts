@@ -57,6 +57,7 @@ const NO_FRONTIER: Frontier = {
   get: async () => null,
   markFetched: async () => {},
   markFailed: async () => {},
+  markSkipped: async () => {},
 };
 
 function asFetched(page: ArchivedPage): FetchSuccess {

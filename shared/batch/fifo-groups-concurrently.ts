@@ -13,6 +13,11 @@ export interface GroupRunOptions {
   readonly context?: Context;
   /** Groups worked at once (a memory bound: each holds one record's work in memory); at least 1. */
   readonly maxConcurrentGroups: number;
+  /**
+   * Called for each record failed unread because an earlier record of its group failed, so the caller
+   * can say so where the record's state lives (its redelivery is then not mistaken for a crash).
+   */
+  readonly onSkipped?: (record: SQSRecord) => Promise<void>;
 }
 
 /** The batch's records by message group, groups in order of first appearance, records in batch order. */
@@ -58,7 +63,11 @@ export async function processFifoGroupsConcurrently(
           throwOnFullBatchFailure: false,
         },
       );
-      for (const f of response.batchItemFailures) failed.add(f.itemIdentifier);
+      const groupFailed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
+      for (const id of groupFailed) failed.add(id);
+      // The first failure in the group's order is the one that ran; the failures after it were skipped.
+      const skipped = group.filter((r) => groupFailed.has(r.messageId)).slice(1);
+      for (const record of skipped) await opts.onSkipped?.(record);
     }
   };
   const workers = Math.max(1, Math.min(opts.maxConcurrentGroups, groups.length));

@@ -1,7 +1,7 @@
 /**
  * One delivery of a fetch message, with its outcome always on the Frontier item: a delivery that
  * follows one which ended without an outcome (the function was killed by its timeout or memory, or
- * crashed) records `killed` first; an error the fetch did not record itself (storage failing after
+ * crashed; not one skipped unread behind a failed page of its host) records `killed` first; an error the fetch did not record itself (storage failing after
  * the SDK's retries, a bug) is recorded before it is rethrown for SQS to retry. So when a message
  * reaches the DLQ, the item says why.
  */
@@ -20,8 +20,9 @@ export async function fetchAttempt(
 ): Promise<FetchOutcome> {
   if (delivery > 1) {
     const entry = await deps.frontier.get(msg.url);
-    // Still "queued": the last delivery recorded neither an article nor a failure.
-    if (entry?.status === "queued") {
+    // Still "queued": the last delivery recorded neither an article nor a failure, and was not skipped
+    // unread behind a failed page of its host (fifo-groups-concurrently.ts).
+    if (entry?.status === "queued" && entry.skipped_delivery !== delivery - 1) {
       await deps.frontier.markFailed(msg.url, {
         reason: "killed",
         detail: `delivery ${delivery - 1} ended without an outcome (function timeout, out of memory or a crash)`,

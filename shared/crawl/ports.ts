@@ -17,6 +17,8 @@ export interface FrontierEntry {
   readonly reason?: FailureReason | null;
   readonly detail?: string | null;
   readonly attempts?: number;
+  /** The delivery (SQS receive count) of this URL's message that was skipped unread, when one was. */
+  readonly skipped_delivery?: number | null;
   readonly article_id?: string | null;
   readonly http_status?: number | null;
   readonly etag?: string | null;
@@ -38,6 +40,11 @@ export interface Frontier {
     now: string;
   }): Promise<ClaimResult>;
   get(url: string): Promise<FrontierEntry | null>;
+  /**
+   * Notes that delivery `delivery` of a still-queued URL was skipped unread (an earlier page of its host
+   * failed in the same batch); not an attempt. A later delivery then knows the last one did not crash.
+   */
+  markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void>;
   markFetched(
     url: string,
     result: {

@@ -11,6 +11,9 @@ import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { createFetchHandler } from "../../lambdas/fetch";
+import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
+import { FrontierTable } from "../../shared/aws/frontier-table";
+import { resource } from "../../shared/aws/function-env";
 import { hostOf } from "../../shared/url/canonical-url";
 import { syntheticPage } from "../support/synthetic-page";
 import { uniquePrefix } from "../support/unique-prefix";
@@ -57,7 +60,7 @@ async function publisher(address: string, first: number): Promise<Publisher> {
 }
 
 /** An SQS FIFO record for a page, grouped by host as discover sends it (shared/aws/queue-sender.ts). */
-function record(url: string): SQSRecord {
+function record(url: string, delivery = 1): SQSRecord {
   const id = `m-${url}`;
   return {
     messageId: id,
@@ -70,7 +73,7 @@ function record(url: string): SQSRecord {
       run_id: "run-1",
     }),
     attributes: {
-      ApproximateReceiveCount: "1",
+      ApproximateReceiveCount: String(delivery),
       SentTimestamp: "0",
       SenderId: "test",
       ApproximateFirstReceiveTimestamp: "0",
@@ -91,7 +94,7 @@ describe("fetch handler: a batch's hosts concurrently", () => {
   let hosts: Publisher[];
   let handler: ReturnType<typeof createFetchHandler>;
   const invoke = (...urls: string[]) =>
-    handler({ Records: urls.map(record) } satisfies SQSEvent, runtime.context("fetch"));
+    handler({ Records: urls.map((u) => record(u)) } satisfies SQSEvent, runtime.context("fetch"));
   const settle = () => new Promise((r) => setTimeout(r, HOST_DELAY_MS)); // every host's slot free again
 
   beforeAll(async () => {
@@ -146,6 +149,15 @@ describe("fetch handler: a batch's hosts concurrently", () => {
 
   it("fails the rest of a failed host's pages only, and the other hosts' pages are stored", async () => {
     const [a, b] = hosts as [Publisher, Publisher];
+    // Discovered, as discover claims them (the Frontier item a skip is noted on).
+    const env = runtime.env("fetch");
+    const frontier = new FrontierTable(
+      makeDynamoClients(inject("endpoints")).doc,
+      resource.table(env, "frontier"),
+    );
+    const now = new Date().toISOString();
+    for (const url of [`${a.base}/fail6`, `${a.base}/p7`])
+      await frontier.claim({ url, source_id: "src", run_id: "run-1", lastmod: null, now });
     await settle();
     // Host a: a page, a page that fails (503), and one after it. Host b: two pages.
     const out = await invoke(
@@ -167,5 +179,16 @@ describe("fetch handler: a batch's hosts concurrently", () => {
     expect(status.get(`${a.base}/fail6`)).toBe("failed");
     expect(status.get(`${b.base}/p5`)).toBe("fetched");
     expect(status.get(`${b.base}/p6`)).toBe("fetched");
+
+    // The skipped page says why it is still queued, and its redelivery is its first attempt, not a
+    // "killed" one (the Frontier counts attempts: a killed mark would add one).
+    const skipped = (await runtime.items("frontier")).find((f) => f.url === `${a.base}/p7`);
+    expect(skipped).toMatchObject({ status: "queued", skipped_delivery: 1 });
+    expect(String(skipped?.detail)).toContain("skipped: an earlier page of");
+    await settle();
+    const again = await handler({ Records: [record(`${a.base}/p7`, 2)] }, runtime.context("fetch"));
+    expect(again.batchItemFailures).toEqual([]);
+    const done = (await runtime.items("frontier")).find((f) => f.url === `${a.base}/p7`);
+    expect(done).toMatchObject({ status: "fetched", attempts: 1 });
   });
 });
