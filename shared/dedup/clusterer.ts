@@ -44,10 +44,10 @@ export function clusterIdFor(article_id: string): string {
 }
 
 /** Lede bands are numbered from here, apart from the body bands. */
-export const LEDE_FIRST_BAND = 1000;
+const LEDE_FIRST_BAND = 1000;
 
 /** Whether an article's fingerprint is long enough to be indexed and merged on similarity. */
-export function isIndexable(fp: Fingerprint, params: MatchParams = matchParams): boolean {
+function isIndexable(fp: Fingerprint, params: MatchParams = matchParams): boolean {
   return fp.shingles >= params.minShingles;
 }
 
@@ -62,7 +62,7 @@ export function articleBandKeys(fp: Fingerprint, params: MatchParams = matchPara
 }
 
 /** Follows merged_into to the live cluster id. */
-export async function resolveCluster(store: DedupStore, cluster_id: string): Promise<string> {
+async function resolveCluster(store: DedupStore, cluster_id: string): Promise<string> {
   let id = cluster_id;
   for (let hops = 0; hops < 1000; hops++) {
     const s = await store.getCluster(id);
@@ -106,12 +106,7 @@ async function pointArticle(
  * article pointers, then the loser's outlet items are deleted. Safe to call again: an already retired
  * loser only has its leftover members moved and outlet items deleted.
  */
-export async function mergeClusters(
-  store: DedupStore,
-  loser: string,
-  winner: string,
-  now: string,
-): Promise<void> {
+async function mergeClusters(store: DedupStore, loser: string, winner: string, now: string): Promise<void> {
   const l = await store.getCluster(loser);
   if (!l) return;
   if (l.merged_into && l.merged_into !== winner) return;

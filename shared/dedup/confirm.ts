@@ -54,7 +54,7 @@ function entitiesFound(x: FingerprintView, y: FingerprintView): number | null {
  * in the full text; a copy with a byline added still has every name of its source), while a story
  * rewritten with other names fails both ways. null when there is nothing to compare.
  */
-export function entityAgreement(a: FingerprintView, b: FingerprintView): number | null {
+function entityAgreement(a: FingerprintView, b: FingerprintView): number | null {
   const ab = entitiesFound(a, b);
   const ba = entitiesFound(b, a);
   if (ab === null) return ba;

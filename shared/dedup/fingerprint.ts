@@ -66,18 +66,11 @@ export interface FingerprintView {
   readonly entityValues: Uint32Array;
 }
 
-export function encodeUint32(values: Uint32Array): string {
+function encodeUint32(values: Uint32Array): string {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i]!, true);
   return Buffer.from(bytes).toString("base64");
-}
-
-export function decodeUint32(text: string): Uint32Array {
-  const bytes = Buffer.from(text, "base64");
-  const out = new Uint32Array(bytes.length >>> 2);
-  for (let i = 0; i < out.length; i++) out[i] = bytes.readUInt32LE(i * 4);
-  return out;
 }
 
 function paramsKeyOf(p: Fingerprint["params"]): string {

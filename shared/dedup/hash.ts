@@ -6,12 +6,7 @@
  */
 
 export const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
-/** One FNV-1a step over a 16-bit code unit. */
-export function fnvStep(h: number, codeUnit: number): number {
-  return Math.imul(h ^ codeUnit, FNV_PRIME);
-}
+export const FNV_PRIME = 0x01000193;
 
 /** murmur3 finaliser: a bijection on 32 bits with full avalanche. */
 export function fmix32(x: number): number {
@@ -32,13 +27,6 @@ export function mixStep(h: number, word: number): number {
   let r = h ^ k;
   r = (r << 13) | (r >>> 19);
   return (Math.imul(r, 5) + 0xe6546b64) | 0;
-}
-
-/** Hash of a whole string (ids, band keys): FNV-1a over code units, finalised. */
-export function hashString32(s: string, seed = 0): number {
-  let h = FNV_OFFSET ^ seed;
-  for (let i = 0; i < s.length; i++) h = fnvStep(h, s.charCodeAt(i));
-  return fmix32(h ^ s.length);
 }
 
 /** splitmix32: deterministic stream of 32-bit values from a seed (permutation parameters). */

@@ -30,8 +30,3 @@ export function bandKeyString(key: number, bands: number, rows: number, paramsKe
   const hash = key - band * TWO_32;
   return `lsh1|${paramsKey}|${bands}x${rows}|${band}|${hash.toString(16).padStart(8, "0")}`;
 }
-
-/** Probability that a pair with Jaccard j shares at least one band. */
-export function candidateProbability(j: number, bands: number, rows: number): number {
-  return 1 - (1 - j ** rows) ** bands;
-}

@@ -8,7 +8,7 @@
  */
 import { splitmix32 } from "./hash";
 
-export const EMPTY_SLOT = 0xffffffff;
+const EMPTY_SLOT = 0xffffffff;
 
 interface Permutations {
   readonly xor: Uint32Array;
@@ -18,7 +18,7 @@ interface Permutations {
 const permCache = new Map<string, Permutations>();
 
 /** Per-permutation parameters for (numPerm, seed). */
-export function permutations(numPerm: number, seed: number): Permutations {
+function permutations(numPerm: number, seed: number): Permutations {
   const key = `${numPerm}:${seed}`;
   let perms = permCache.get(key);
   if (!perms) {

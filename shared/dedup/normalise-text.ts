@@ -38,8 +38,3 @@ export function foldChar(cp: number): string {
   }
   return folded;
 }
-
-/** Whole-string case folding with the same rules as foldChar (for tests and callers). */
-export function foldCase(text: string): string {
-  return text.toLowerCase().replace(/ß/g, "ss").replace(/ς/g, "σ");
-}

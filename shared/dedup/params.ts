@@ -60,6 +60,5 @@ export const matchParams = {
   maxBucketCandidates: 200,
 } as const;
 
-export type FingerprintParams = typeof fingerprintParams;
 // Widened to number so that tests and experiments can pass other values.
 export type MatchParams = { readonly [K in keyof typeof matchParams]: number };

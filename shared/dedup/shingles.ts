@@ -9,14 +9,14 @@
  * The scanner writes into module-level typed buffers that grow as needed and are reused: results
  * are views valid until the next call.
  */
-import { FNV_OFFSET, fmix32, mixStep } from "./hash";
+import { FNV_OFFSET, FNV_PRIME, fmix32, mixStep } from "./hash";
 import { foldChar } from "./normalise-text";
 
 export const TOKEN_NUMBER = 1;
 /** Capitalised token that does not start a sentence: a cheap named-entity proxy. */
 export const TOKEN_ENTITY = 2;
 /** One character of a script written without spaces. */
-export const TOKEN_UNSPACED = 4;
+const TOKEN_UNSPACED = 4;
 
 const CLASS_SEP = 0;
 const CLASS_WORD = 1;
@@ -35,7 +35,6 @@ for (let c = 0; c < 128; c++) {
   ASCII_CLASS[c] = isWord ? CLASS_WORD : CLASS_SEP;
   bmpClass[c] = ASCII_CLASS[c]!;
 }
-const FNV_PRIME = 0x01000193;
 
 function classifyCodePoint(cp: number): number {
   const ch = String.fromCodePoint(cp);
