@@ -144,16 +144,29 @@ async function readCapped(record: WARCRecord, maxBytes: number): Promise<Uint8Ar
 
 /**
  * Reads what is left of the record's block, and tells whether the file ended before its Content-Length.
- * Done here for every record: warcio's own skip loops forever on a block the file ends inside.
+ * Done here for every record, which is then marked consumed: before reading the next record, warcio
+ * skips the rest of any record not marked so (`LimitReader.skipFully`: `while (limit > 0) limit -=
+ * await skipSize(limit)`), and at the end of the source skipSize returns 0, so on a block the file
+ * ends inside that loop never ends; it only awaits settled promises, so no timer (a test's timeout
+ * included) ever runs again.
  */
 async function drainCutShort(record: WARCRecord): Promise<boolean> {
   const block = record._reader;
   if (!(block instanceof LimitReader)) return false;
-  for await (const _ of block);
+  try {
+    for await (const _ of block);
+  } finally {
+    record.consumed = "skipped";
+  }
   return block.limit > 0;
 }
 
 const CUT: Verdict = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
+const CUT_MEMBER: Verdict = {
+  kind: "skipped",
+  reason: "truncated",
+  detail: "the file ends inside a gzip member: what it held is not read",
+};
 
 async function toEntry(
   record: WARCRecord,
@@ -200,6 +213,7 @@ export async function* readWarc(
     for await (const record of parser) {
       if (toSkip > 0) {
         toSkip--;
+        await drainCutShort(record);
         continue;
       }
       ordinal++;
@@ -212,7 +226,19 @@ export async function* readWarc(
         yield { ...position, ...(await toEntry(record, opts.maxBytes)) };
       } catch (err) {
         yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };
+        await drainCutShort(record);
       }
+    }
+    // A gzip member the file ends inside yields nothing at all (pako keeps its partial output): say so,
+    // or a cut per-record gzip loses its last record, and a cut whole-file gzip its tail, unseen.
+    const reader = parser._reader;
+    if (reader.compressed && reader.inflator && !reader.inflator.ended) {
+      yield {
+        offset: base + Math.max(parser.offset, 0),
+        ordinal: ordinal + 1,
+        recordId: null,
+        ...CUT_MEMBER,
+      };
     }
   } catch (err) {
     // The parser itself failed (a damaged gzip member, say): nothing after this point can be trusted.
