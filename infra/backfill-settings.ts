@@ -4,10 +4,8 @@
  * read only `bucket`/`prefix*`.
  */
 import * as z from "zod/mini";
+import { CC_NEWS_PREFIX, COMMONCRAWL_BUCKET } from "../shared/backfill/cc-news";
 
-/** Common Crawl's public bucket (us-east-1, AWS Open Data: free to read, not requester-pays). */
-export const COMMONCRAWL_BUCKET = "commoncrawl";
-export const CC_NEWS_PREFIX = "crawl-data/CC-NEWS/";
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -28,8 +26,3 @@ export const backfillSettingsSchema = z.object({
 export type BackfillSettings = z.infer<typeof backfillSettingsSchema>;
 
 export const DEFAULT_BACKFILL: BackfillSettings = backfillSettingsSchema.parse({});
-
-/** Whether `key` lies under the configured prefix (the function's IAM policy allows nothing else). */
-export function allowedKey(settings: Pick<BackfillSettings, "prefix">, key: string): boolean {
-  return key.startsWith(settings.prefix);
-}
