@@ -6,7 +6,6 @@
 import * as z from "zod/mini";
 import { CC_NEWS_PREFIX, COMMONCRAWL_BUCKET } from "../shared/backfill/cc-news";
 
-
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export const backfillSettingsSchema = z.object({
