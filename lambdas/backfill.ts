@@ -35,6 +35,12 @@ export function createBackfillHandler(env: Env) {
     s3 ??= loadS3Client(endpoints, region);
     return s3;
   };
+  // The WARC bucket may be in another region than the stack (commoncrawl is in us-east-1).
+  let source: ReturnType<typeof loadS3Client> | undefined;
+  const sourceClient = () => {
+    source ??= loadS3Client(endpoints, region, { followRegionRedirects: true });
+    return source;
+  };
   const page = {
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
     rawSamples: new RawSamplesBucket(s3Client, resource.bucket(env, "raw")),
@@ -55,7 +61,7 @@ export function createBackfillHandler(env: Env) {
     let progressed = false;
     const checkpoint = await importWarc(
       file,
-      s3ObjectBytes(await s3Client(), item),
+      s3ObjectBytes(await sourceClient(), item),
       item.checkpoint ?? null,
       {
         page,
