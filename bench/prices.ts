@@ -36,6 +36,8 @@ export const PRICES = {
   logsIngestPerGb: 0.5,
   /** https://aws.amazon.com/xray/pricing/ — $5.00 per million traces recorded (the stack turns active tracing on). */
   xrayPerTrace: 5 / 1e6,
+  /** https://aws.amazon.com/step-functions/pricing/ — Standard workflows, $0.025 per 1,000 state transitions. */
+  sfnStandardPerTransition: 0.025 / 1000,
 } as const;
 
 export type Prices = typeof PRICES;

@@ -370,6 +370,22 @@ if (want("pipeline") || want("cost")) {
           savings.map((x) => [x.label, `$${x.usd.toFixed(2)}`]),
         )}\ntargets: on demand ≤ $15 and ≤ 1.3× floor; provisioned steady ≤ $8`,
       );
+      // Backfill: dollars per million archived records (bench/backfill-cost.ts).
+      const { backfillCostLines, CC_NEWS_ASSUMED, measureWarcReadMs } = await import("./backfill-cost");
+      const assumed = { ...CC_NEWS_ASSUMED, readMsPerRecord: await measureWarcReadMs() };
+      const backfillLines = backfillCostLines(obs, defaults, assumed);
+      const backfillTotal = totalUsd(backfillLines);
+      const fewer = totalUsd(backfillCostLines(obs, defaults, { ...assumed, articlesPerRecord: 0.3 }));
+      results.cost = {
+        ...(results.cost as object),
+        backfill: { assumed, lines: backfillLines, total: backfillTotal },
+      };
+      print(
+        `Backfill cost per million archived records (deployed Distributed Map; CC-NEWS assumed: ${assumed.recordsPerFile} records per ${assumed.bytesPerFile / 1e9} GB file, ${assumed.articlesPerRecord} articles per record; WARC read measured ${assumed.readMsPerRecord.toFixed(2)} ms/record)\n${formatTable(
+          ["service", "item", "quantity per M records", "unit", "USD per M"],
+          backfillLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        )}\nBACKFILL $${backfillTotal.toFixed(2)} per million archived records ($${fewer.toFixed(2)} at 0.3 articles per record; add $0.02/GB, ~$${((0.02 * assumed.bytesPerFile) / 1e9 / (assumed.recordsPerFile / 1e6)).toFixed(2)} per M records, when the stack is outside us-east-1, Common Crawl's region)`,
+      );
     }
   } finally {
     await emulators.stop();

@@ -1,6 +1,7 @@
 /** storytrail command line: parses arguments and calls shared/ and infra/. One file per command. */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { registerBackfill } from "./commands/backfill";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
 import { registerDemo } from "./commands/demo";
@@ -32,6 +33,7 @@ registerUrl(program);
 registerExtract(program);
 registerReextract(program);
 registerImport(program);
+registerBackfill(program);
 registerDedup(program);
 registerQuality(program);
 registerRedrive(program);

@@ -4,13 +4,15 @@
  *   raw-sample rate, LSH retention, canonical partners): every function gets them as environment;
  * - the deployment's own options (lower case, never in a function's environment): who the alarms
  *   reach (`alarm_emails`, `alarm_https_endpoints`), whether X-Ray tracing is on (`tracing`), and the
- *   tables' capacity mode (`capacity_mode`, `provisioned_capacity`).
+ *   tables' capacity mode (`capacity_mode`, `provisioned_capacity`), and the deployed backfill
+ *   (`backfill`: on/off, source bucket and prefix, concurrency, failure tolerance).
  * Validated at synth, so a typo fails `cdk synth`, not the first crawl.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
 import { crawlSettings, crawlSettingsSchema } from "../shared/config/crawl-settings";
+import { backfillSettingsSchema, DEFAULT_BACKFILL } from "./backfill-settings";
 
 /** Opens loopback and private addresses: for local runs against test sites, never for a deployment. */
 const LOCAL_ONLY = "STORYTRAIL_ALLOW_PRIVATE_ADDRESSES";
@@ -29,6 +31,8 @@ export const opsOptionsSchema = z.object({
   alarm_https_endpoints: z._default(z.array(z.url({ protocol: /^https$/ })), []),
   /** Active X-Ray tracing. Off by default: no handler has a tracer, so traces hold bare segments. */
   tracing: z._default(z.boolean(), false),
+  /** The deployed backfill (Step Functions Distributed Map over WARC files): infra/backfill-settings.ts. */
+  backfill: z._default(backfillSettingsSchema, DEFAULT_BACKFILL),
 });
 export type OpsOptions = z.infer<typeof opsOptionsSchema>;
 const OPS_KEYS = Object.keys(opsOptionsSchema.shape);

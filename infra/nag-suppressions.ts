@@ -10,7 +10,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import type { IConstruct } from "constructs";
 
 /** How cdk-nag prints a construct's Fn::GetAtt Arn inside a finding: `<LogicalId.Arn>`. */
-function arnRef(construct: IConstruct): string {
+export function arnRef(construct: IConstruct): string {
   const cfn = construct.node.defaultChild as CfnElement;
   return `<${Stack.of(construct).resolve(cfn.logicalId)}.Arn>`;
 }

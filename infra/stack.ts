@@ -21,6 +21,7 @@ import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/config/metrics";
 import type { Source } from "../shared/discover/sources";
 import { AlarmTopic } from "./alarm-topic";
+import { BackfillMap } from "./backfill";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
 import { type DeploySettings, deploySettings } from "./deploy-settings";
@@ -71,7 +72,10 @@ export class StorytrailStack extends Stack {
   readonly queues = {} as Record<QueueName, sqs.Queue>;
   readonly deadLetterQueues = {} as Record<QueueName, sqs.Queue>;
   readonly buckets = {} as Record<BucketName, s3.Bucket>;
+  /** Every topology function; `backfill` only when the deploy settings leave it on (the default). */
   readonly functions = {} as Record<FunctionName, NodejsFunction>;
+  /** The backfill's Distributed Map (infra/backfill.ts), unless the deploy settings turn it off. */
+  readonly backfill: BackfillMap | undefined;
   /** Every alarm of the stack goes through it, so each one notifies the topic's subscribers. */
   readonly alarms: AlarmTopic;
   private readonly settings: DeploySettings;
@@ -93,9 +97,22 @@ export class StorytrailStack extends Stack {
       queueUrls: mapRecord(this.queues, (q) => q.queueUrl),
       buckets: mapRecord(this.buckets, (b) => b.bucketName),
     };
+    const { backfill } = this.settings.ops;
     for (const name of functionNames) {
+      // Off in the deploy settings: neither the function nor its state machine exist.
+      if (name === "backfill" && !backfill.enabled) continue;
       this.functions[name] = this.fn(name, projectRoot, names);
       this.trigger(name, props);
+    }
+    if (backfill.enabled) {
+      const fn = this.functions.backfill;
+      this.backfill = new BackfillMap(this, "BackfillRun", {
+        fn,
+        fnRole: fn.role as iam.Role,
+        settings: backfill,
+        tracing: this.settings.ops.tracing,
+        alarms: this.alarms,
+      });
     }
     this.qualityAlarm();
     buildDashboard(this, "Dashboard", {
@@ -292,6 +309,8 @@ export class StorytrailStack extends Stack {
   private trigger(name: FunctionName, props: StorytrailStackProps): void {
     const { trigger } = topology.functions[name];
     const fn = this.functions[name];
+    // The Distributed Map (infra/backfill.ts) is the backfill function's trigger.
+    if (trigger.kind === "distributed-map") return;
     if (trigger.kind === "queue") {
       fn.addEventSource(
         new SqsEventSource(this.queues[trigger.queue], {

@@ -56,7 +56,7 @@ export interface BucketSpec {
   readonly description: string;
 }
 
-export type FunctionName = "discover" | "fetch" | "dedup" | "quality";
+export type FunctionName = "discover" | "fetch" | "dedup" | "quality" | "backfill";
 
 export type Trigger =
   | { readonly kind: "schedule"; readonly cron: string; readonly description: string }
@@ -65,7 +65,10 @@ export type Trigger =
       readonly queue: QueueName;
       readonly batchSize: number;
       readonly maxConcurrency: number;
-    };
+    }
+  /** One invocation per WARC file (and per resumed part of it), from a Step Functions Distributed Map
+   * (infra/backfill.ts); concurrency and failure tolerance are deploy settings. */
+  | { readonly kind: "distributed-map"; readonly description: string };
 
 export interface FunctionAccess {
   readonly tables: Partial<Record<TableName, "read" | "readwrite">>;
@@ -102,6 +105,9 @@ const FETCH_TIMEOUT_SECONDS = FETCH_BATCH_SIZE * 60 + 30;
 const DEDUP_TIMEOUT_SECONDS = 60;
 /** SQS's longest retention: a dead letter waits as long as it can for its fix and redrive. */
 const DEAD_LETTER_RETENTION_DAYS = 14;
+// Lambda's maximum. A CC-NEWS file (~1 GB, ~30,000 pages) takes longer at ~40 pages/s: the function stops
+// at a checkpoint before its time runs out and the state machine invokes it again from there.
+const BACKFILL_TIMEOUT_SECONDS = 900;
 
 export const topology: Topology = {
   tables: {
@@ -237,6 +243,21 @@ export const topology: Topology = {
       },
       access: { tables: { articles: "read", sources: "readwrite" }, queues: {}, buckets: {} },
       description: "Per-publisher extraction quality metrics (body length, share with a valid date).",
+    },
+    backfill: {
+      entry: "lambdas/backfill.ts",
+      // Extraction is CPU-bound: 1,769 MB is one full vCPU. The file is streamed, never held: memory
+      // is one record (capped at 5 MB decoded) and its extraction, as in fetch.
+      memoryMb: 1769,
+      timeoutSeconds: BACKFILL_TIMEOUT_SECONDS,
+      trigger: { kind: "distributed-map", description: "One WARC file per item (storytrail backfill)" },
+      // The WARC bucket itself is read under the deploy settings' backfill.bucket/prefix (infra/backfill.ts).
+      access: {
+        tables: { articles: "readwrite" },
+        queues: { dedup: "send" },
+        buckets: { raw: "write" },
+      },
+      description: "Streams one WARC file from S3; each HTML response becomes an article sent to dedup.",
     },
   },
 };

@@ -5,6 +5,7 @@
  */
 import { LimitReader, WARCParser, type WARCRecord } from "warcio";
 import { decodeBody } from "../fetch/charset";
+import { GzipCutShort, GzipMembers, isGzip } from "./gzip-members";
 
 /** Why a record did not become a page; each is counted in the import summary. */
 export const SKIP_REASONS = [
@@ -144,16 +145,29 @@ async function readCapped(record: WARCRecord, maxBytes: number): Promise<Uint8Ar
 
 /**
  * Reads what is left of the record's block, and tells whether the file ended before its Content-Length.
- * Done here for every record: warcio's own skip loops forever on a block the file ends inside.
+ * Done here for every record, which is then marked consumed: before reading the next record, warcio
+ * skips the rest of any record not marked so (`LimitReader.skipFully`: `while (limit > 0) limit -=
+ * await skipSize(limit)`), and at the end of the source skipSize returns 0, so on a block the file
+ * ends inside that loop never ends; it only awaits settled promises, so no timer (a test's timeout
+ * included) ever runs again.
  */
 async function drainCutShort(record: WARCRecord): Promise<boolean> {
   const block = record._reader;
   if (!(block instanceof LimitReader)) return false;
-  for await (const _ of block);
+  try {
+    for await (const _ of block);
+  } finally {
+    record.consumed = "skipped";
+  }
   return block.limit > 0;
 }
 
 const CUT: Verdict = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
+const CUT_MEMBER: Verdict = {
+  kind: "skipped",
+  reason: "truncated",
+  detail: "the file ends inside a gzip member: what it held is not read",
+};
 
 async function toEntry(
   record: WARCRecord,
@@ -188,6 +202,20 @@ async function toEntry(
   };
 }
 
+/** The source's first chunk, and the whole source again (the first chunk included). */
+async function peek(
+  source: AsyncIterable<Uint8Array>,
+): Promise<{ first: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const it = source[Symbol.asyncIterator]();
+  const head = await it.next();
+  const first = head.done ? new Uint8Array(0) : head.value;
+  const all = (async function* () {
+    if (first.length) yield first;
+    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+  })();
+  return { first, all };
+}
+
 export async function* readWarc(
   source: AsyncIterable<Uint8Array>,
   opts: ReadOptions,
@@ -195,33 +223,41 @@ export async function* readWarc(
   const base = opts.baseOffset ?? 0;
   let ordinal = opts.baseOrdinal ?? 0;
   let toSkip = opts.skipRecords ?? 0;
-  const parser = new WARCParser(source);
+  const { first, all } = await peek(source);
+  // Gzip is inflated by node:zlib (gzip-members.ts), not by warcio's pako: warcio parses plain bytes.
+  const members = isGzip(first) ? new GzipMembers(all, base) : null;
+  const parser = new WARCParser(members ? members.plain() : all);
+  const fileOffset = () => {
+    const plain = Math.max(parser.offset, 0);
+    return members ? members.fileOffsetOf(plain) : base + plain;
+  };
   try {
     for await (const record of parser) {
       if (toSkip > 0) {
         toSkip--;
+        await drainCutShort(record);
         continue;
       }
       ordinal++;
       const position = {
-        offset: base + parser.offset,
+        offset: fileOffset(),
         ordinal,
         recordId: record.warcHeader("WARC-Record-ID") ?? null,
       };
       try {
         yield { ...position, ...(await toEntry(record, opts.maxBytes)) };
       } catch (err) {
-        yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };
+        if (err instanceof GzipCutShort) yield { ...position, ...CUT_MEMBER };
+        else yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };
+        await drainCutShort(record).catch(() => {});
       }
     }
   } catch (err) {
+    const position = { offset: fileOffset(), ordinal: ordinal + 1, recordId: null };
+    // A gzip member the file ends inside: counted, or a cut per-record gzip would lose its last record
+    // unseen, and a cut whole-file gzip its tail.
+    if (err instanceof GzipCutShort) yield { ...position, offset: err.fileOffset, ...CUT_MEMBER };
     // The parser itself failed (a damaged gzip member, say): nothing after this point can be trusted.
-    yield {
-      offset: base + Math.max(parser.offset, 0),
-      ordinal: ordinal + 1,
-      recordId: null,
-      kind: "error",
-      detail: `unreadable from here: ${(err as Error).message}`,
-    };
+    else yield { ...position, kind: "error", detail: `unreadable from here: ${(err as Error).message}` };
   }
 }

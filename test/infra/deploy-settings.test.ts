@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_BACKFILL } from "../../infra/backfill-settings";
 import { DEPLOYABLE_SETTINGS, deploySettings, settingsContext } from "../../infra/deploy-settings";
 
 const AGENT = "examplebot/1.0 (+https://ops.example/crawler)";
@@ -65,6 +66,7 @@ describe("deploySettings: the deployment's own options", () => {
       alarm_emails: ["oncall@ops.example"],
       alarm_https_endpoints: ["https://events.pagerduty.example/integration/x/enqueue"],
       tracing: true,
+      backfill: DEFAULT_BACKFILL,
     });
     expect(Object.keys(s.env)).toEqual(["STORYTRAIL_USER_AGENT"]);
     expect(s.warnings).toEqual([]);
@@ -72,7 +74,12 @@ describe("deploySettings: the deployment's own options", () => {
 
   it("defaults to no subscriber (with a warning) and tracing off", () => {
     const s = deploySettings({ STORYTRAIL_USER_AGENT: AGENT });
-    expect(s.ops).toEqual({ alarm_emails: [], alarm_https_endpoints: [], tracing: false });
+    expect(s.ops).toEqual({
+      alarm_emails: [],
+      alarm_https_endpoints: [],
+      tracing: false,
+      backfill: DEFAULT_BACKFILL,
+    });
     expect(s.warnings).toEqual([expect.stringContaining("no alarm subscriber")]);
   });
 

@@ -455,7 +455,9 @@ describe("least privilege", () => {
         ...(trigger.kind === "queue" ? [logicalId(stack.queues[trigger.queue])] : []),
       ]);
       const statements = statementsOf(name);
-      expect(new Set(statements.flatMap((s) => [...refs(s.Resource)]))).toEqual(expected);
+      // Pseudo parameters (AWS::Partition in an ARN built by hand) name no resource.
+      const named = statements.flatMap((s) => [...refs(s.Resource)]).filter((r) => !r.startsWith("AWS::"));
+      expect(new Set(named)).toEqual(expected);
       // The only unscoped statement is X-Ray's, which has no resource-level permissions.
       const unscoped = statements.filter((s) => s.Resource === "*").flatMap(actions);
       expect(unscoped.every((a) => a.startsWith("xray:"))).toBe(true);
