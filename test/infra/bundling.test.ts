@@ -64,10 +64,7 @@ describe("bundled Lambdas", () => {
   });
 
   it("are each under 1 MiB", () => {
-    // Backfill carries warcio and pako (~67 KB) on top of fetch's extraction (1,047,536 bytes) and runs
-    // 15-minute invocations, where a cold start weighs nothing: 1.1 MiB.
-    const budget = (fn: FunctionName) => (fn === "backfill" ? 1.1 : 1) * 1024 * 1024;
-    for (const fn of functions) expect(statSync(files[fn]).size, fn).toBeLessThan(budget(fn));
+    for (const fn of functions) expect(statSync(files[fn]).size, fn).toBeLessThan(1024 * 1024);
   });
 
   it("load nothing from the runtime at start: external SDK packages are only imported on demand", () => {
