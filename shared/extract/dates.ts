@@ -7,6 +7,7 @@
 import type { DateFlag, PublishedAtSource } from "../records";
 import { dateFromUrl, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
+import { localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
@@ -302,8 +303,11 @@ export function extractDates(input: DateInput): DateResult {
     };
   }
   let { date, source } = primary;
-  date = localDay(date, candidates);
-  date = statedLocalDay(date, input);
+  date = localDay(
+    date,
+    candidates.map((c) => c.date),
+  );
+  date = statedLocalDay(date, () => urlCandidate(input.url) ?? headerDate(input));
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -334,48 +338,6 @@ export function extractDates(input: DateInput): DateResult {
     date_flag: null,
     modified_at,
   };
-}
-
-/**
- * A UTC-stated date ("…Z") gives the UTC day, which can differ from the publisher's. When another source
- * states the same moment in local time (with an offset, or a wall-clock time off by whole quarter hours
- * within ±14 h), its day is the publisher's day.
- */
-function localDay(date: StatedDate, candidates: Candidate[]): StatedDate {
-  if (!date.instant || date.offset !== 0) return date;
-  const t = Date.parse(date.instant);
-  for (const c of candidates) {
-    const o = c.date;
-    if (o === date || o.day === date.day) continue;
-    if (o.instant && o.offset !== 0 && o.offset !== undefined) {
-      if (Math.abs(Date.parse(o.instant) - t) <= 60_000) return { ...date, day: o.day };
-      continue;
-    }
-    if (!o.instant && o.clock !== undefined) {
-      const local = Date.parse(`${o.day}T00:00:00Z`) + o.clock * 1000;
-      const diff = local - t;
-      if (Math.abs(diff) <= 14 * 3600_000 && Math.abs(diff) % (15 * 60_000) < 60_000)
-        return { ...date, day: o.day };
-    }
-  }
-  return date;
-}
-
-/**
- * A UTC-stated instant whose UTC day is the neighbour of the day the page shows (in the URL, else in the
- * headline's region, where the byline sits): the shown day is the publisher's local day when some zone
- * (UTC−12 to UTC+14) puts the instant on it.
- */
-function statedLocalDay(date: StatedDate, input: DateInput): StatedDate {
-  if (!date.instant || date.offset !== 0) return date;
-  const t = Date.parse(date.instant);
-  const shown = urlCandidate(input.url) ?? headerDate(input);
-  if (!shown || shown.day === date.day) return date;
-  const start = Date.parse(`${shown.day}T00:00:00Z`);
-  // The instant read in the zones UTC−12 … UTC+14 falls on the shown day.
-  if (t + 14 * 3600_000 >= start && t - 12 * 3600_000 < start + 86_400_000)
-    return { ...date, day: shown.day };
-  return date;
 }
 
 /** Characters of the headline's region read for a byline date (a header holds a few hundred). */

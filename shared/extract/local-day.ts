@@ -1,0 +1,47 @@
+/**
+ * The publisher's local day of a date stated in UTC: another source's local statement of the same
+ * moment, or the day the page shows (its URL, its byline), when a real zone puts the instant on it.
+ */
+import type { StatedDate } from "./date-parse";
+
+/**
+ * A UTC-stated date ("…Z") gives the UTC day, which can differ from the publisher's. When another source
+ * states the same moment in local time (with an offset, or a wall-clock time off by whole quarter hours
+ * within ±14 h), its day is the publisher's day.
+ */
+export function localDay(date: StatedDate, others: readonly StatedDate[]): StatedDate {
+  if (!date.instant || date.offset !== 0) return date;
+  const t = Date.parse(date.instant);
+  for (const o of others) {
+    if (o === date || o.day === date.day) continue;
+    if (o.instant && o.offset !== 0 && o.offset !== undefined) {
+      if (Math.abs(Date.parse(o.instant) - t) <= 60_000) return { ...date, day: o.day };
+      continue;
+    }
+    if (!o.instant && o.clock !== undefined) {
+      const local = Date.parse(`${o.day}T00:00:00Z`) + o.clock * 1000;
+      const diff = local - t;
+      if (Math.abs(diff) <= 14 * 3600_000 && Math.abs(diff) % (15 * 60_000) < 60_000)
+        return { ...date, day: o.day };
+    }
+  }
+  return date;
+}
+
+/**
+ * A UTC-stated instant whose UTC day is the neighbour of the day the page shows (in the URL, else in the
+ * headline's region, where the byline sits): the shown day is the publisher's local day when some zone
+ * (UTC−12 to UTC+14) puts the instant on it.
+ */
+export function statedLocalDay(date: StatedDate, shownDay: () => StatedDate | null): StatedDate {
+  if (!date.instant || date.offset !== 0) return date;
+  const t = Date.parse(date.instant);
+  // Read only for a UTC-stated date: finding the shown day walks the headline's region.
+  const shown = shownDay();
+  if (!shown || shown.day === date.day) return date;
+  const start = Date.parse(`${shown.day}T00:00:00Z`);
+  // The instant read in the zones UTC−12 … UTC+14 falls on the shown day.
+  if (t + 14 * 3600_000 >= start && t - 12 * 3600_000 < start + 86_400_000)
+    return { ...date, day: shown.day };
+  return date;
+}
