@@ -15,6 +15,7 @@ interface Permutations {
   readonly mul: Uint32Array;
 }
 
+/** Memo of a pure function of (numPerm, seed): a deployment uses one or two, derived once per process. */
 const permCache = new Map<string, Permutations>();
 
 /** Per-permutation parameters for (numPerm, seed). */

@@ -24,18 +24,8 @@ export interface HeadlineInput {
 
 const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
 
-const keyCache = new Map<string, string>();
-
+/** A title's comparison key (a page compares a handful, so it is computed each time, not memoised). */
 function key(s: string): string {
-  const hit = keyCache.get(s);
-  if (hit !== undefined) return hit;
-  const k = computeKey(s);
-  if (keyCache.size > 1000) keyCache.clear();
-  keyCache.set(s, k);
-  return k;
-}
-
-function computeKey(s: string): string {
   return s
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
