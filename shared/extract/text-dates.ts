@@ -1,8 +1,9 @@
 /**
  * Last-resort publication date from visible text: a date introduced as the publication date ("Published on",
  * "Erschienen am", …), then elements whose class/id says date/time/published/byline, then the first date
- * after the headline, then chrono-node over the text. Returns a stated day, and an instant only when the text
- * states a timezone.
+ * after the headline, then chrono-node over the text, then an "… ago" date against the fetch time (when
+ * no absolute date is on the page). Returns a stated day, and an instant only when the text states a
+ * timezone or an "… ago" in minutes or hours gives one.
  */
 import type { ParsedResult } from "chrono-node";
 // Only the locales used, by subpath: the package index builds every locale's parsers at import,
@@ -14,6 +15,7 @@ import { strict as frStrict } from "chrono-node/fr";
 import { strict as nlStrict } from "chrono-node/nl";
 import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
+import { scanRelativeDates } from "./relative-dates";
 
 const DATEISH =
   /(?:^|[-_\s])(?:date|dates|time|timestamp|published|publish|pubdate|posted|post-?date|post-?meta|entry-?date|entry-?meta|byline|dateline|meta|article-?meta|datum|fecha|data|zeit|info|article-?info|post-?info|submitted|created)(?:$|[-_\s])/i;
@@ -218,7 +220,20 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   const marked = fromDateishElements(root, now);
   if (marked) return marked;
   if (first) return first.date;
-  return fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ?? parseFallback(text, now);
+  return (
+    fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ??
+    parseFallback(text, now) ??
+    relativeDate(text, h1, now)
+  );
+}
+
+/** No absolute date anywhere: the first "… ago" around the headline (a byline sits just above or below it). */
+function relativeDate(text: string, h1: number, now: Date): StatedDate | null {
+  const region = text.slice(Math.max(0, h1 - 300), Math.max(0, h1) + 3000);
+  const m = scanRelativeDates(region, now).find(
+    (r) => !MODIFIED_BEFORE.test(region.slice(Math.max(0, r.index - 40), r.index)),
+  );
+  return m?.date ?? null;
 }
 
 /**
