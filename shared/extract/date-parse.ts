@@ -1,10 +1,12 @@
 /**
  * Parsing one date string as a page states it: ISO 8601 (extended and basic), RFC 2822, epoch numbers,
- * numeric day/month/year forms and month names in the common European languages. Returns the calendar day
+ * numeric day/month/year forms and month names in the common European languages, Arabic and Russian, in
+ * any of the digits Arabic and Persian pages write (normalised to ASCII first). Returns the calendar day
  * as written and, only when the string carries a timezone, the UTC instant. Never guesses a timezone.
  */
 
 import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
+import { asciiDigits } from "../dates/digits";
 
 export interface StatedDate {
   /** YYYY-MM-DD as written (publisher-local). */
@@ -72,7 +74,8 @@ function build(
 
 function to24(h: number, ampm: string | undefined): number {
   if (!ampm) return h;
-  const pm = /^p/i.test(ampm);
+  // Arabic pages write "10:30 م" (مساءً, evening) and "ص" (صباحاً, morning).
+  const pm = /^[pم]/i.test(ampm);
   if (h === 12) return pm ? 12 : 0;
   return pm ? h + 12 : h;
 }
@@ -81,10 +84,10 @@ const ISO_RE =
   /(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+|\s*,\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-−]\d{2}(?::?\d{2})?(?!\d)|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}\b)?)?/i;
 const BASIC_RE = /^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})?)?$/;
 const TIME_RE =
-  /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
+  /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|ص|م)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
 const NUMERIC_RE = /(?<![\d./])(\d{1,4})(\s?[./-]\s?|\s\|\s)(\d{1,2})\2(\d{2,4})(?![\d]|\.\d)/;
 const DAY_MONTH_RE = new RegExp(
-  `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
+  `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})(?:\\s*/\\s*(?:${MONTH_ALT}))?\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
   "iu",
 );
 const MONTH_DAY_RE = new RegExp(
@@ -110,7 +113,7 @@ export function parseStatedDate(
   input: string,
   opts: { dayFirst?: boolean; epoch?: boolean } = {},
 ): StatedDate | null {
-  const s = input.trim().slice(0, 300);
+  const s = asciiDigits(input.trim().slice(0, 300));
   if (!s) return null;
   // Epoch seconds / milliseconds (some sites put them in data attributes and Parse.ly fields).
   if (opts.epoch !== false && /^\d{10}(?:\d{3})?$/.test(s)) {
@@ -248,7 +251,9 @@ const SCANNERS: RegExp[] = [
 ];
 
 /** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */
-export function scanDates(text: string, limit = 200): DateMatch[] {
+export function scanDates(input: string, limit = 200): DateMatch[] {
+  // Same length as the input, so the offsets returned hold for it.
+  const text = asciiDigits(input);
   const found: DateMatch[] = [];
   for (const re of SCANNERS) {
     re.lastIndex = 0;
