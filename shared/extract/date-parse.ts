@@ -7,6 +7,12 @@
 
 import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
 import { asciiDigits } from "../dates/digits";
+import {
+  isSolarHijriYear,
+  PERSIAN_DATE_RE,
+  persianMonth,
+  solarHijriToGregorian,
+} from "../dates/persian-calendar";
 
 export interface StatedDate {
   /** YYYY-MM-DD as written (publisher-local). */
@@ -62,6 +68,12 @@ function build(
   time: { h: number; mi: number; s: number; ms?: number } | null,
   offset: number | undefined,
 ): StatedDate | null {
+  // A Solar Hijri year (13xx up to 1410) is a Persian page's date: its Gregorian day.
+  if (isSolarHijriYear(y)) {
+    const g = solarHijriToGregorian(y, mo, d);
+    if (!g) return null;
+    ({ y, m: mo, d } = g);
+  }
   if (!validDay(y, mo, d)) return null;
   const day = `${y}-${pad(mo)}-${pad(d)}`;
   if (!time) return { day, instant: null, hasTime: false };
@@ -151,6 +163,13 @@ export function parseStatedDate(
   if (cjk) {
     const { time, offset } = timeAfter(s, cjk.index + cjk[0].length);
     const r = build(Number(cjk[1]), Number(cjk[2]), Number(cjk[3]), time, offset);
+    if (r) return r;
+  }
+  const fa = PERSIAN_DATE_RE.exec(s);
+  if (fa) {
+    const { time, offset } = timeAfter(s, fa.index + fa[0].length);
+    const y = Number(fa[3]);
+    const r = isSolarHijriYear(y) ? build(y, persianMonth(fa[2]!)!, Number(fa[1]), time, offset) : null;
     if (r) return r;
   }
   const dm = DAY_MONTH_RE.exec(s);
@@ -248,6 +267,7 @@ const SCANNERS: RegExp[] = [
   new RegExp(MONTH_DAY_RE.source, "giu"),
   new RegExp(NUMERIC_RE.source, "g"),
   new RegExp(CJK_RE.source, "g"),
+  new RegExp(PERSIAN_DATE_RE.source, "gu"),
 ];
 
 /** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */
