@@ -271,7 +271,7 @@ const SCANNERS: RegExp[] = [
 ];
 
 /** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */
-export function scanDates(input: string, limit = 200): DateMatch[] {
+export function scanDates(input: string, limit = 200, opts: { dayFirst?: boolean } = {}): DateMatch[] {
   // Same length as the input, so the offsets returned hold for it.
   const text = asciiDigits(input);
   const found: DateMatch[] = [];
@@ -282,7 +282,10 @@ export function scanDates(input: string, limit = 200): DateMatch[] {
     while (m !== null && n < limit) {
       n++;
       // Parse the match with a little context after it so a following time is read too.
-      const d = parseStatedDate(text.slice(m.index, m.index + m[0].length + 30), { epoch: false });
+      const d = parseStatedDate(text.slice(m.index, m.index + m[0].length + 30), {
+        epoch: false,
+        dayFirst: opts.dayFirst,
+      });
       if (d) found.push({ index: m.index, end: m.index + m[0].length, date: d });
       m = re.exec(text);
     }

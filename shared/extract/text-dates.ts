@@ -147,7 +147,7 @@ function isDateish(ci: string): boolean {
   return v;
 }
 
-function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
+function fromDateishElements(root: AnyNode, now: Date, dayFirst: boolean): StatedDate | null {
   let found: StatedDate | null = null;
   const visit = (node: AnyNode): void => {
     if (found || !("children" in node)) return;
@@ -161,7 +161,7 @@ function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
       ) {
         const t = elementText(c, 300);
         if (t.length < 300) {
-          const d = scanDates(t).find(
+          const d = scanDates(t, 200, { dayFirst }).find(
             (m) => plausible(m.date, now) && !MODIFIED_BEFORE.test(t.slice(0, m.index)),
           );
           if (d) {
@@ -204,9 +204,10 @@ function fromChrono(text: string, now: Date): StatedDate | null {
   return null;
 }
 
-export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
+/** `dayFirst` false reads slash dates month first (a US English page). */
+export function findTextDate(root: AnyNode, now: Date, dayFirst = true): StatedDate | null {
   const { text, h1 } = pageText(root);
-  const all = scanDates(text).filter((m) => plausible(m.date, now));
+  const all = scanDates(text, 200, { dayFirst }).filter((m) => plausible(m.date, now));
   const introduced = all.find((m) => isIntroducedAsPublished(text, m) || isWireDateline(text, m));
   if (introduced) return introduced.date;
   const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
@@ -217,12 +218,12 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   const first = all.find((m) => !isModified(text, m));
   // Without a headline to anchor on, the first date in reading order beats date-classed widgets.
   if (first && h1 < 0) return first.date;
-  const marked = fromDateishElements(root, now);
+  const marked = fromDateishElements(root, now, dayFirst);
   if (marked) return marked;
   if (first) return first.date;
   return (
     fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ??
-    parseFallback(text, now) ??
+    parseFallback(text, now, dayFirst) ??
     relativeDate(text, h1, now)
   );
 }
@@ -275,7 +276,7 @@ function isModified(text: string, m: DateMatch): boolean {
   return MODIFIED_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
 }
 
-function parseFallback(text: string, now: Date): StatedDate | null {
-  const d = parseStatedDate(text.slice(0, 3000), { epoch: false });
+function parseFallback(text: string, now: Date, dayFirst: boolean): StatedDate | null {
+  const d = parseStatedDate(text.slice(0, 3000), { epoch: false, dayFirst });
   return d && plausible(d, now) ? d : null;
 }
