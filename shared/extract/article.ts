@@ -7,6 +7,7 @@
 import type { Extraction } from "../records";
 import { extractAuthors } from "./authors";
 import { extractBody } from "./body";
+import { readsDayFirst } from "./date-order";
 import { extractDates } from "./dates";
 import { parseHtml } from "./dom";
 import { capFields } from "./field-caps";
@@ -158,6 +159,7 @@ function extract(input: ExtractInput): Extraction {
     container: bodyResult.container,
     now,
     html,
+    dayFirst: readsDayFirst(signals.htmlLang, input.languageHint),
   });
 
   const lang = detectLanguage({

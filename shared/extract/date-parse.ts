@@ -1,10 +1,18 @@
 /**
  * Parsing one date string as a page states it: ISO 8601 (extended and basic), RFC 2822, epoch numbers,
- * numeric day/month/year forms and month names in the common European languages. Returns the calendar day
+ * numeric day/month/year forms and month names in the common European languages, Arabic and Russian, in
+ * any of the digits Arabic and Persian pages write (normalised to ASCII first). Returns the calendar day
  * as written and, only when the string carries a timezone, the UTC instant. Never guesses a timezone.
  */
 
 import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
+import { asciiDigits } from "../dates/digits";
+import {
+  isSolarHijriYear,
+  PERSIAN_DATE_RE,
+  persianMonth,
+  solarHijriToGregorian,
+} from "../dates/persian-calendar";
 
 export interface StatedDate {
   /** YYYY-MM-DD as written (publisher-local). */
@@ -60,6 +68,12 @@ function build(
   time: { h: number; mi: number; s: number; ms?: number } | null,
   offset: number | undefined,
 ): StatedDate | null {
+  // A Solar Hijri year (13xx up to 1410) is a Persian page's date: its Gregorian day.
+  if (isSolarHijriYear(y)) {
+    const g = solarHijriToGregorian(y, mo, d);
+    if (!g) return null;
+    ({ y, m: mo, d } = g);
+  }
   if (!validDay(y, mo, d)) return null;
   const day = `${y}-${pad(mo)}-${pad(d)}`;
   if (!time) return { day, instant: null, hasTime: false };
@@ -72,7 +86,8 @@ function build(
 
 function to24(h: number, ampm: string | undefined): number {
   if (!ampm) return h;
-  const pm = /^p/i.test(ampm);
+  // Arabic pages write "10:30 م" (مساءً, evening) and "ص" (صباحاً, morning).
+  const pm = /^[pم]/i.test(ampm);
   if (h === 12) return pm ? 12 : 0;
   return pm ? h + 12 : h;
 }
@@ -81,10 +96,10 @@ const ISO_RE =
   /(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+|\s*,\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-−]\d{2}(?::?\d{2})?(?!\d)|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}\b)?)?/i;
 const BASIC_RE = /^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})?)?$/;
 const TIME_RE =
-  /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
+  /(?<!\d)(\d{1,2})[:.h](\d{2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|ص|م)?(?:\s*(?:uhr|h))?\s*(Z\b|[+-]\d{2}:?\d{2}\b|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?|\(?[A-Z]{2,4}\b\)?)?/i;
 const NUMERIC_RE = /(?<![\d./])(\d{1,4})(\s?[./-]\s?|\s\|\s)(\d{1,2})\2(\d{2,4})(?![\d]|\.\d)/;
 const DAY_MONTH_RE = new RegExp(
-  `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
+  `(?<![\\p{L}\\d])(\\d{1,2})(?:st|nd|rd|th|er|e|º)?\\.?\\s*(?:de\\s+)?(${MONTH_ALT})(?:\\s*/\\s*(?:${MONTH_ALT}))?\\.?,?\\s*(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`,
   "iu",
 );
 const MONTH_DAY_RE = new RegExp(
@@ -110,7 +125,7 @@ export function parseStatedDate(
   input: string,
   opts: { dayFirst?: boolean; epoch?: boolean } = {},
 ): StatedDate | null {
-  const s = input.trim().slice(0, 300);
+  const s = asciiDigits(input.trim().slice(0, 300));
   if (!s) return null;
   // Epoch seconds / milliseconds (some sites put them in data attributes and Parse.ly fields).
   if (opts.epoch !== false && /^\d{10}(?:\d{3})?$/.test(s)) {
@@ -148,6 +163,13 @@ export function parseStatedDate(
   if (cjk) {
     const { time, offset } = timeAfter(s, cjk.index + cjk[0].length);
     const r = build(Number(cjk[1]), Number(cjk[2]), Number(cjk[3]), time, offset);
+    if (r) return r;
+  }
+  const fa = PERSIAN_DATE_RE.exec(s);
+  if (fa) {
+    const { time, offset } = timeAfter(s, fa.index + fa[0].length);
+    const y = Number(fa[3]);
+    const r = isSolarHijriYear(y) ? build(y, persianMonth(fa[2]!)!, Number(fa[1]), time, offset) : null;
     if (r) return r;
   }
   const dm = DAY_MONTH_RE.exec(s);
@@ -245,10 +267,13 @@ const SCANNERS: RegExp[] = [
   new RegExp(MONTH_DAY_RE.source, "giu"),
   new RegExp(NUMERIC_RE.source, "g"),
   new RegExp(CJK_RE.source, "g"),
+  new RegExp(PERSIAN_DATE_RE.source, "gu"),
 ];
 
 /** Every date expression in a text, in order, overlapping matches resolved in favour of the earlier one. */
-export function scanDates(text: string, limit = 200): DateMatch[] {
+export function scanDates(input: string, limit = 200, opts: { dayFirst?: boolean } = {}): DateMatch[] {
+  // Same length as the input, so the offsets returned hold for it.
+  const text = asciiDigits(input);
   const found: DateMatch[] = [];
   for (const re of SCANNERS) {
     re.lastIndex = 0;
@@ -257,7 +282,10 @@ export function scanDates(text: string, limit = 200): DateMatch[] {
     while (m !== null && n < limit) {
       n++;
       // Parse the match with a little context after it so a following time is read too.
-      const d = parseStatedDate(text.slice(m.index, m.index + m[0].length + 30), { epoch: false });
+      const d = parseStatedDate(text.slice(m.index, m.index + m[0].length + 30), {
+        epoch: false,
+        dayFirst: opts.dayFirst,
+      });
       if (d) found.push({ index: m.index, end: m.index + m[0].length, date: d });
       m = re.exec(text);
     }

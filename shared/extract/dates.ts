@@ -138,6 +138,8 @@ export interface DateInput {
   now: Date;
   /** The raw page, for dates in embedded state JSON. */
   html: string;
+  /** False on a US English page: slash dates month first (shared/extract/date-order.ts). */
+  dayFirst?: boolean;
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -146,7 +148,7 @@ function collectPublished(input: DateInput): Candidate[] {
   const push = (v: unknown, source: PublishedAtSource): void => {
     const raw = str(v);
     if (!raw) return;
-    const d = parseStatedDate(raw);
+    const d = parseStatedDate(raw, { dayFirst: input.dayFirst });
     if (d) out.push({ date: d, source });
   };
   if (article) {
@@ -205,7 +207,7 @@ function fallbackDate(input: DateInput): Candidate | undefined {
   if (fromUrl) return { date: fromUrl, source: "url" };
   const weak = firstTimeElement(input.signals);
   if (weak) return { date: weak, source: "time" };
-  const fromText = findTextDate(input.root, input.now);
+  const fromText = findTextDate(input.root, input.now, input.dayFirst);
   return fromText ? { date: fromText, source: "text" } : undefined;
 }
 
@@ -357,7 +359,9 @@ function headerDate(input: DateInput): StatedDate | null {
     region = up;
   }
   const text = textOf(region, { after: " ", limit: HEADER_CHARS });
-  return scanDates(text, 5).find((m) => !isFuture(m.date, input.now))?.date ?? null;
+  return (
+    scanDates(text, 5, { dayFirst: input.dayFirst }).find((m) => !isFuture(m.date, input.now))?.date ?? null
+  );
 }
 
 function urlCandidate(url: string): StatedDate | null {

@@ -1,8 +1,9 @@
 /**
  * Last-resort publication date from visible text: a date introduced as the publication date ("Published on",
  * "Erschienen am", …), then elements whose class/id says date/time/published/byline, then the first date
- * after the headline, then chrono-node over the text. Returns a stated day, and an instant only when the text
- * states a timezone.
+ * after the headline, then chrono-node over the text, then an "… ago" date against the fetch time (when
+ * no absolute date is on the page). Returns a stated day, and an instant only when the text states a
+ * timezone or an "… ago" in minutes or hours gives one.
  */
 import type { ParsedResult } from "chrono-node";
 // Only the locales used, by subpath: the package index builds every locale's parsers at import,
@@ -14,6 +15,7 @@ import { strict as frStrict } from "chrono-node/fr";
 import { strict as nlStrict } from "chrono-node/nl";
 import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
+import { scanRelativeDates } from "./relative-dates";
 
 const DATEISH =
   /(?:^|[-_\s])(?:date|dates|time|timestamp|published|publish|pubdate|posted|post-?date|post-?meta|entry-?date|entry-?meta|byline|dateline|meta|article-?meta|datum|fecha|data|zeit|info|article-?info|post-?info|submitted|created)(?:$|[-_\s])/i;
@@ -145,7 +147,7 @@ function isDateish(ci: string): boolean {
   return v;
 }
 
-function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
+function fromDateishElements(root: AnyNode, now: Date, dayFirst: boolean): StatedDate | null {
   let found: StatedDate | null = null;
   const visit = (node: AnyNode): void => {
     if (found || !("children" in node)) return;
@@ -159,7 +161,7 @@ function fromDateishElements(root: AnyNode, now: Date): StatedDate | null {
       ) {
         const t = elementText(c, 300);
         if (t.length < 300) {
-          const d = scanDates(t).find(
+          const d = scanDates(t, 200, { dayFirst }).find(
             (m) => plausible(m.date, now) && !MODIFIED_BEFORE.test(t.slice(0, m.index)),
           );
           if (d) {
@@ -202,9 +204,10 @@ function fromChrono(text: string, now: Date): StatedDate | null {
   return null;
 }
 
-export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
+/** `dayFirst` false reads slash dates month first (a US English page). */
+export function findTextDate(root: AnyNode, now: Date, dayFirst = true): StatedDate | null {
   const { text, h1 } = pageText(root);
-  const all = scanDates(text).filter((m) => plausible(m.date, now));
+  const all = scanDates(text, 200, { dayFirst }).filter((m) => plausible(m.date, now));
   const introduced = all.find((m) => isIntroducedAsPublished(text, m) || isWireDateline(text, m));
   if (introduced) return introduced.date;
   const nearHeadline = h1 >= 0 ? nearest(text, all, h1) : undefined;
@@ -215,10 +218,23 @@ export function findTextDate(root: AnyNode, now: Date): StatedDate | null {
   const first = all.find((m) => !isModified(text, m));
   // Without a headline to anchor on, the first date in reading order beats date-classed widgets.
   if (first && h1 < 0) return first.date;
-  const marked = fromDateishElements(root, now);
+  const marked = fromDateishElements(root, now, dayFirst);
   if (marked) return marked;
   if (first) return first.date;
-  return fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ?? parseFallback(text, now);
+  return (
+    fromChrono(h1 >= 0 ? text.slice(h1) : text, now) ??
+    parseFallback(text, now, dayFirst) ??
+    relativeDate(text, h1, now)
+  );
+}
+
+/** No absolute date anywhere: the first "… ago" around the headline (a byline sits just above or below it). */
+function relativeDate(text: string, h1: number, now: Date): StatedDate | null {
+  const region = text.slice(Math.max(0, h1 - 300), Math.max(0, h1) + 3000);
+  const m = scanRelativeDates(region, now).find(
+    (r) => !MODIFIED_BEFORE.test(region.slice(Math.max(0, r.index - 40), r.index)),
+  );
+  return m?.date ?? null;
 }
 
 /**
@@ -260,7 +276,7 @@ function isModified(text: string, m: DateMatch): boolean {
   return MODIFIED_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
 }
 
-function parseFallback(text: string, now: Date): StatedDate | null {
-  const d = parseStatedDate(text.slice(0, 3000), { epoch: false });
+function parseFallback(text: string, now: Date, dayFirst: boolean): StatedDate | null {
+  const d = parseStatedDate(text.slice(0, 3000), { epoch: false, dayFirst });
   return d && plausible(d, now) ? d : null;
 }

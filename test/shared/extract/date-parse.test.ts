@@ -63,4 +63,49 @@ describe("Arabic month names", () => {
     expect(parseStatedDate("3 أغسطس 2020 - 10:30")?.day).toBe("2020-08-03");
     expect(parseStatedDate("21 تشرين الأول 2021")?.day).toBe("2021-10-21");
   });
+
+  it("reads every month of both series", () => {
+    const gulf = "يناير فبراير مارس أبريل مايو يونيو يوليو أغسطس سبتمبر أكتوبر نوفمبر ديسمبر".split(" ");
+    const levant = [
+      "كانون الثاني",
+      "شباط",
+      "آذار",
+      "نيسان",
+      "أيار",
+      "حزيران",
+      "تموز",
+      "آب",
+      "أيلول",
+      "تشرين الأول",
+      "تشرين الثاني",
+      "كانون الأول",
+    ];
+    for (const names of [gulf, levant])
+      expect(names.map((m) => parseStatedDate(`9 ${m} 2022`)?.day)).toEqual(
+        names.map((_, i) => `2022-${String(i + 1).padStart(2, "0")}-09`),
+      );
+  });
+
+  it("reads the paired form pages write for both readerships", () => {
+    expect(parseStatedDate("15 كانون الثاني/يناير 2019")?.day).toBe("2019-01-15");
+    expect(parseStatedDate("15 يناير / كانون الثاني 2019")?.day).toBe("2019-01-15");
+  });
+
+  it("reads Arabic-Indic and Persian digits, and the evening mark of a time", () => {
+    expect(parseStatedDate("١٥ يناير ٢٠٢٤")?.day).toBe("2024-01-15");
+    expect(parseStatedDate("۱۵ مارس ۲۰۲۴")?.day).toBe("2024-03-15");
+    expect(parseStatedDate("٢٠٢٤/٠٣/١٥")?.day).toBe("2024-03-15");
+    expect(parseStatedDate("الأحد، 12 أغسطس 2018م - 10:30 م")).toMatchObject({
+      day: "2018-08-12",
+      clock: 22 * 3600 + 30 * 60,
+    });
+    expect(parseStatedDate("٢٠٢٤-٠٣-١٥T١٠:٠٠:٠٠Z")?.instant).toBe("2024-03-15T10:00:00Z");
+  });
+
+  it("scans Arabic-digit dates at their offsets in the text", () => {
+    const text = "نشر في ١٥ يناير ٢٠٢٤ وتحديث ٢ فبراير ٢٠٢٤";
+    const found = scanDates(text);
+    expect(found.map((m) => m.date.day)).toEqual(["2024-01-15", "2024-02-02"]);
+    expect(text.slice(found[0]!.index, found[0]!.end)).toBe("١٥ يناير ٢٠٢٤");
+  });
 });
