@@ -9,11 +9,10 @@
  * that member's offset, as warcio would report them.
  */
 import { createGunzip, inflateRawSync } from "node:zlib";
+import { isGzip } from "../fetch/body-decoding";
 
 /** A member buffered whole up to this size; past it the rest of the file is streamed. */
 const MAX_MEMBER_BYTES = 16 * 1024 * 1024;
-
-export const isGzip = (head: Uint8Array) => head[0] === 0x1f && head[1] === 0x8b;
 
 export class GzipCutShort extends Error {
   constructor(readonly fileOffset: number) {

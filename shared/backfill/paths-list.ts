@@ -4,10 +4,17 @@
  * the state machine inputs that carry them.
  */
 import { gunzipSync } from "node:zlib";
+import { isGzip } from "../fetch/body-decoding";
 import { CC_NEWS_PREFIX } from "./cc-news";
 
 /** Step Functions refuses execution input over 256 KiB; a CC-NEWS month (~500 keys of ~65 bytes) is ~35 KB. */
 const MAX_INPUT_BYTES = 240 * 1024;
+
+/**
+ * A paths list's text is inflated no further than this: a CC-NEWS month's list is ~35 KB, so 16 MiB
+ * (~250,000 keys) is far past any real list and keeps a gzip bomb from taking the CLI's memory.
+ */
+const MAX_LIST_BYTES = 16 * 1024 * 1024;
 
 export class PathsListError extends Error {}
 
@@ -24,11 +31,14 @@ export function ccNewsPathsKey(month: string): string {
 
 /** A paths list's keys (gzip or plain text; blank lines and `#` comments ignored), in order, once each. */
 export function parsePathsList(bytes: Uint8Array, origin: string): string[] {
-  const gz = bytes[0] === 0x1f && bytes[1] === 0x8b;
   let text: string;
   try {
-    text = (gz ? gunzipSync(bytes) : Buffer.from(bytes)).toString("utf8");
+    text = (
+      isGzip(bytes) ? gunzipSync(bytes, { maxOutputLength: MAX_LIST_BYTES }) : Buffer.from(bytes)
+    ).toString("utf8");
   } catch (err) {
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new PathsListError(`${origin}: expands past ${MAX_LIST_BYTES} bytes; not a paths list`);
     throw new PathsListError(`${origin}: not a readable gzip file (${(err as Error).message})`);
   }
   const keys: string[] = [];

@@ -4,8 +4,9 @@
  * cannot be read is an error with its offset; the records after it are still read.
  */
 import { LimitReader, WARCParser, type WARCRecord } from "warcio";
+import { isGzip } from "../fetch/body-decoding";
 import { decodeBody } from "../fetch/charset";
-import { GzipCutShort, GzipMembers, isGzip } from "./gzip-members";
+import { GzipCutShort, GzipMembers } from "./gzip-members";
 
 /** Why a record did not become a page; each is counted in the import summary. */
 export const SKIP_REASONS = [
