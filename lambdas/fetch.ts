@@ -28,7 +28,7 @@ import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-ar
 import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
-import { fetchMessageSchema } from "../shared/records";
+import { type FetchMessage, fetchMessageSchema } from "../shared/records";
 import { articleIdFor } from "../shared/url/canonical-url";
 
 /** robots.txt is cached per warm container for this long. */
@@ -41,6 +41,23 @@ const ROBOTS_TTL_MS = 15 * 60 * 1000;
  * need twice the memory for every page's wait.
  */
 export const MAX_CONCURRENT_HOSTS = 3;
+
+/** The record's fetch message, or why it is not one. */
+function readFetchMessage(record: SQSRecord): { message: FetchMessage } | { error: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch (err) {
+    return { error: `not JSON: ${(err as Error).message}` };
+  }
+  const parsed = fetchMessageSchema.safeParse(body);
+  return parsed.success ? { message: parsed.data } : { error: parsed.error.message };
+}
+
+/** Which delivery of its message this record is (SQS's receive count, 1 on the first). */
+function deliveryOf(record: SQSRecord): number {
+  return Number(record.attributes.ApproximateReceiveCount) || 1;
+}
 
 export function createFetchHandler(env: Env) {
   const logger = new Logger({ serviceName: "storytrail-fetch" });
@@ -85,48 +102,41 @@ export function createFetchHandler(env: Env) {
   };
 
   const recordHandler = async (record: SQSRecord) => {
-    const parsed = fetchMessageSchema.safeParse(JSON.parse(record.body));
-    if (!parsed.success) {
+    const read = readFetchMessage(record);
+    if ("error" in read) {
       // A malformed message cannot succeed on retry: fail it so that redrive parks it in the DLQ.
-      throw new Error(`malformed fetch message ${record.messageId}: ${parsed.error.message}`);
+      throw new Error(`malformed fetch message ${record.messageId}: ${read.error}`);
     }
+    const msg = read.message;
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
-    const correlation_id = articleIdFor(parsed.data.url);
+    const correlation_id = articleIdFor(msg.url);
     try {
-      const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
-      const outcome = await fetchAttempt(parsed.data, delivery, { ...deps, robots });
-      logger.info("fetched", { correlation_id, url: parsed.data.url, ...outcome });
-      count(outcome.kind === "failed" ? outcome.reason : outcome.kind, parsed.data.source_id, outcome);
+      const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
+      logger.info("fetched", { correlation_id, url: msg.url, ...outcome });
+      count(outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
-        logger.warn("transient fetch failure", { correlation_id, url: parsed.data.url, reason: err.reason });
-        count(err.reason, parsed.data.source_id);
-      } else logger.error("fetch failed", { correlation_id, url: parsed.data.url, error: String(err) });
+        logger.warn("transient fetch failure", { correlation_id, url: msg.url, reason: err.reason });
+        count(err.reason, msg.source_id);
+      } else logger.error("fetch failed", { correlation_id, url: msg.url, error: String(err) });
       throw err;
     }
   };
 
   /** A message failed unread behind a failed page of its host: its Frontier item says so (not a crash). */
   const markSkipped = async (record: SQSRecord) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      return; // a malformed message fails on its own account when it is read
-    }
-    const parsed = fetchMessageSchema.safeParse(body);
-    if (!parsed.success) return;
-    const delivery = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const read = readFetchMessage(record);
+    if ("error" in read) return; // a malformed message fails on its own account when it is read
+    const msg = read.message;
+    const delivery = deliveryOf(record);
     await deps.frontier
-      .markSkipped(parsed.data.url, {
+      .markSkipped(msg.url, {
         delivery,
         detail: `delivery ${delivery} skipped: an earlier page of ${record.attributes.MessageGroupId ?? "its host"} failed in the same batch`,
         now: deps.now().toISOString(),
       })
-      .catch((err) =>
-        logger.warn("could not mark a skipped page", { url: parsed.data.url, error: String(err) }),
-      );
+      .catch((err) => logger.warn("could not mark a skipped page", { url: msg.url, error: String(err) }));
   };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {

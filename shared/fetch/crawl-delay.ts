@@ -5,9 +5,10 @@
  */
 
 /**
- * The longest Crawl-delay honoured. A fetch λ waits for its host's slot inside its 90 s timeout and
- * then fetches under a 30 s deadline (HttpClient's totalTimeoutMs): 30 s of waiting leaves 30 s for
- * extraction and the writes, where 60 s would leave none. It is also Nutch's and StormCrawler's
+ * The longest Crawl-delay honoured. A fetch λ's timeout gives each page of its batch 60 s (infra/topology.ts:
+ * 10 pages × 60 s + 30 s): a page waits for its host's slot and then fetches under a 30 s deadline
+ * (HttpClient's totalTimeoutMs), so 30 s of waiting leaves 30 s for extraction and the writes, where 60 s
+ * would leave none. It is also Nutch's and StormCrawler's
  * `fetcher.max.crawl.delay`. At 30 s a host still gets 2,880 requests a day, more than a news
  * outlet publishes; `Crawl-delay: 3600` therefore costs a run 30 s per request, not an hour.
  */
