@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import "../config/zod-messages";
+import { MAX_CRAWL_DELAY_MS } from "../fetch/crawl-delay";
 import type { FetchMessage } from "../records";
 
 export interface Source {
@@ -95,7 +96,9 @@ const sourceSchema = z.pipe(
           z.regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "must be a BCP 47 tag such as en or pt-BR"),
         ),
     ),
-    min_delay_ms: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+    // At most the Crawl-delay cap: the source's minimum now paces its fetches too, and a fetch page's
+    // share of its Lambda's time holds 30 s of waiting (crawl-delay.ts); a longer gap would time it out.
+    min_delay_ms: z.optional(z.int().check(z.gte(0), z.lte(MAX_CRAWL_DELAY_MS))),
     partners: z.optional(z.array(hostName)),
     allowed_hosts: z.optional(z.array(hostName)),
   }),

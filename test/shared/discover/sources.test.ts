@@ -71,6 +71,11 @@ describe("parseSources", () => {
     expect(msg).toContain('sources[3] ("bbc"): id: duplicate of sources[0]');
   });
 
+  it("takes a min_delay_ms up to the Crawl-delay cap, which fetch's time budget can wait, and no more", () => {
+    expect(parseSources([{ ...good, min_delay_ms: 30_000 }])[0]?.min_delay_ms).toBe(30_000);
+    expect(errorOf([{ ...good, min_delay_ms: 30_001 }])).toContain('sources[0] ("bbc"): min_delay_ms:');
+  });
+
   it("validates schedules, partners and the file shape", () => {
     expect(parseSources([{ ...good, schedule: "cron(0 6 * * ? *)" }])[0]?.schedule).toBe("cron(0 6 * * ? *)");
     expect(parseSources([{ ...good, schedule: "rate(2 hours)" }])[0]?.schedule).toBe("rate(2 hours)");
