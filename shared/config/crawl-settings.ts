@@ -1,5 +1,6 @@
 /** Crawl settings from the function's environment, validated, with safe defaults. */
 import * as z from "zod/mini";
+import { MAX_CRAWL_DELAY_MS } from "../fetch/crawl-delay";
 import { DEFAULT_USER_AGENT } from "../fetch/user-agent";
 import "./zod-messages";
 
@@ -17,7 +18,12 @@ export const crawlSettingsSchema = z.object({
   /** Only tests and local runs against loopback sites set this. */
   STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: flag,
   STORYTRAIL_RAW_SAMPLE_RATE: z._default(z.coerce.number().check(z.gte(0), z.lte(1)), 0.1),
-  STORYTRAIL_MIN_HOST_DELAY_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 1000),
+  /** At most the Crawl-delay cap: a page's 60 s share of the fetch timeout holds 30 s of waiting, so a
+   * longer minimum would time out every page (as a source's min_delay_ms is capped in sources.ts). */
+  STORYTRAIL_MIN_HOST_DELAY_MS: z._default(
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(MAX_CRAWL_DELAY_MS)),
+    1000,
+  ),
   /** Days an article stays findable in the LSH buckets (dedup λ). */
   STORYTRAIL_LSH_RETENTION_DAYS: z._default(
     z.coerce.number().check(z.int(), z.gte(1)),
