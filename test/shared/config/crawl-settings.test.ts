@@ -19,7 +19,9 @@ describe("crawl settings: the User-Agent", () => {
 describe("crawl settings: the minimum host delay", () => {
   it("defaults to 1 s and takes a deployment's own up to the 30 s Crawl-delay cap", () => {
     expect(crawlSettings({}).STORYTRAIL_MIN_HOST_DELAY_MS).toBe(1000);
-    expect(crawlSettings({ STORYTRAIL_MIN_HOST_DELAY_MS: "30000" }).STORYTRAIL_MIN_HOST_DELAY_MS).toBe(30_000);
+    expect(crawlSettings({ STORYTRAIL_MIN_HOST_DELAY_MS: "30000" }).STORYTRAIL_MIN_HOST_DELAY_MS).toBe(
+      30_000,
+    );
   });
   it("refuses more than the cap, which would time out every page of every host, naming the setting", () => {
     expect(() => crawlSettings({ STORYTRAIL_MIN_HOST_DELAY_MS: "30001" })).toThrow(
