@@ -204,7 +204,7 @@ export const topology: Topology = {
       entry: "lambdas/fetch.ts",
       // Fetch mostly waits (network, host pacing), and Lambda bills the wait by memory, so it gets what
       // its worst case needs and no more: 3 hosts' worst pages at the 5 MiB cap at once ≈ 250 MB with the
-      // handler loaded → 320 MB (infra/memory-sizing.ts).
+      // handler loaded → 275 MB (infra/memory-sizing.ts).
       memoryMb: measuredMemoryMb("fetch"),
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the FIFO

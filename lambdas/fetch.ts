@@ -37,7 +37,7 @@ const ROBOTS_TTL_MS = 15 * 60 * 1000;
  * Hosts worked at once, i.e. pages in memory at once (a FIFO batch holds at most 10). Measured with 5 MiB
  * pages of the worst shape (650,000 tiny elements) under a 128 MB heap: 1 host +85 MB over the
  * process's baseline, 3 hosts +108 MB, 4 +138 MB, 10 +195 MB. One such page peaks at 227 MB with the
- * handler loaded, so 3 hosts ≈ 250 MB: infra/memory-sizing.ts sizes fetch from that (320 MB); 10 would
+ * handler loaded, so 3 hosts ≈ 250 MB: infra/memory-sizing.ts sizes fetch from that (275 MB); 10 would
  * need twice the memory for every page's wait.
  */
 export const MAX_CONCURRENT_HOSTS = 3;

@@ -12,7 +12,7 @@ import { topology } from "../../infra/topology";
 describe("memory at the caps", () => {
   it("extracts every hostile shape at the fetch byte cap within the fetch function's memory", async () => {
     const functionMb = topology.functions.fetch.memoryMb;
-    const rows = await measureAtCaps(undefined, [`--max-old-space-size=${functionMb / 2}`]);
+    const rows = await measureAtCaps(undefined, [`--max-old-space-size=${Math.floor(functionMb / 2)}`]);
     for (const r of rows) {
       expect(r.peakMb, `${r.shape}: peak ${r.peakMb.toFixed(0)} MB`).toBeLessThan(functionMb);
       // A change that raises the peak past the recorded one (which sized the function) fails here.

@@ -13,17 +13,17 @@ import { topology } from "../../infra/topology";
 
 describe("memory sizes from measurements", () => {
   for (const fn of Object.keys(MEASURED_PEAKS) as MeasuredFunction[]) {
-    it(`${fn}: the size is the measured peak plus headroom, rounded up to 64 MB`, () => {
+    it(`${fn}: the size is the measured peak plus headroom, rounded up to a whole MB`, () => {
       const { peakMb } = MEASURED_PEAKS[fn];
       expect(topology.functions[fn].memoryMb).toBe(memoryForPeak(peakMb));
       expect(topology.functions[fn].memoryMb).toBeGreaterThan(peakMb * 1.05);
     });
   }
 
-  it("rounds up to 64 MB with 10 % headroom, never below Lambda's 128 MB", () => {
-    expect(memoryForPeak(227)).toBe(256);
-    expect(memoryForPeak(233)).toBe(320);
-    expect(memoryForPeak(445)).toBe(512);
+  it("rounds up to a whole MB with 10 % headroom, never below Lambda's 128 MB", () => {
+    expect(memoryForPeak(250)).toBe(275);
+    expect(memoryForPeak(233)).toBe(257);
+    expect(memoryForPeak(445)).toBe(490);
     expect(memoryForPeak(20)).toBe(128);
   });
 
