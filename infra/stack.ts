@@ -95,6 +95,7 @@ export class StorytrailStack extends Stack {
     const names: ResourceNames = {
       tables: mapRecord(this.tables, (t) => t.tableName),
       queueUrls: mapRecord(this.queues, (q) => q.queueUrl),
+      deadLetterQueueUrls: mapRecord(this.deadLetterQueues, (q) => q.queueUrl),
       buckets: mapRecord(this.buckets, (b) => b.bucketName),
     };
     const { backfill } = this.settings.ops;
@@ -300,6 +301,8 @@ export class StorytrailStack extends Stack {
       if (topology.tables[table].indexes && fn.role) acknowledgeTableIndexes(fn.role, this.tables[table]);
     }
     for (const queue of Object.keys(access.queues) as QueueName[]) this.queues[queue].grantSendMessages(fn);
+    for (const queue of Object.keys(access.deadLetterQueues ?? {}) as QueueName[])
+      this.deadLetterQueues[queue].grantSendMessages(fn);
     for (const [bucket, mode] of Object.entries(access.buckets) as [BucketName, string][]) {
       if (mode === "read" || mode === "readwrite") this.buckets[bucket].grantRead(fn);
       if (mode === "write" || mode === "readwrite") this.buckets[bucket].grantPut(fn);

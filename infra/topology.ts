@@ -73,6 +73,8 @@ export type Trigger =
 export interface FunctionAccess {
   readonly tables: Partial<Record<TableName, "read" | "readwrite">>;
   readonly queues: Partial<Record<QueueName, "send">>;
+  /** Dead-letter queues the function parks messages in itself, after giving up on them. */
+  readonly deadLetterQueues?: Partial<Record<QueueName, "send">>;
   readonly buckets: Partial<Record<BucketName, "read" | "write" | "readwrite">>;
 }
 
@@ -163,7 +165,11 @@ export const topology: Topology = {
       // FIFO with MessageGroupId = host: one in-flight batch per host across all concurrent Lambdas.
       fifo: true,
       visibilityTimeoutSeconds: FETCH_TIMEOUT_SECONDS * 6,
-      maxReceiveCount: 3,
+      // A backstop only: fetch gives up on a URL after 3 attempts itself and parks it in the DLQ
+      // (shared/crawl/fetch-attempt.ts), because a page skipped unread behind a failing page of its host
+      // counts a receive too. 10 receives leave room for three failing pages ahead of a page in its host's
+      // batches (3 skips each) before its own first attempt.
+      maxReceiveCount: 10,
       retentionDays: 4,
       deadLetterRetentionDays: DEAD_LETTER_RETENTION_DAYS,
       // A daily crawl drains within hours even at 1 s per host (a 5,000-URL host: 1.4 h); a URL still
@@ -209,13 +215,14 @@ export const topology: Topology = {
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the FIFO
       // receives and deletes, and hosts' waits overlap). The price: a failed page also fails, and counts
-      // a receive against, the later pages of its host in the batch (skipped, not fetched), so a host
-      // failing three batches in a row sends those pages to the DLQ unfetched (redrive brings them back).
+      // a receive against, the later pages of its host in the batch (skipped, not fetched); fetch counts
+      // attempts itself and parks a page at its third, so those pages go on then (maxReceiveCount above).
       // At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory at once.
       trigger: { kind: "queue", queue: "fetch", batchSize: FETCH_BATCH_SIZE, maxConcurrency: 20 },
       access: {
         tables: { articles: "readwrite", frontier: "readwrite", hosts: "readwrite" },
         queues: { dedup: "send" },
+        deadLetterQueues: { fetch: "send" },
         buckets: { raw: "write" },
       },
       description: "Fetches a page politely, stores a raw sample, extracts the article, signs it for dedup.",
@@ -266,6 +273,7 @@ export const topology: Topology = {
 export interface ResourceNames {
   readonly tables: Readonly<Record<TableName, string>>;
   readonly queueUrls: Readonly<Record<QueueName, string>>;
+  readonly deadLetterQueueUrls: Readonly<Record<QueueName, string>>;
   readonly buckets: Readonly<Record<BucketName, string>>;
 }
 
@@ -275,6 +283,8 @@ export function environmentFor(fn: FunctionName, names: ResourceNames): Record<s
   const env: Record<string, string> = {};
   for (const t of Object.keys(access.tables) as TableName[]) env[envNames.table(t)] = names.tables[t];
   for (const q of Object.keys(access.queues) as QueueName[]) env[envNames.queue(q)] = names.queueUrls[q];
+  for (const q of Object.keys(access.deadLetterQueues ?? {}) as QueueName[])
+    env[envNames.deadLetterQueue(q)] = names.deadLetterQueueUrls[q];
   for (const b of Object.keys(access.buckets) as BucketName[]) env[envNames.bucket(b)] = names.buckets[b];
   return env;
 }

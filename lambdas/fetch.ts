@@ -7,6 +7,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
+import { DeadLetterSender } from "../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
@@ -83,6 +84,8 @@ export function createFetchHandler(env: Env) {
     userAgent: settings.STORYTRAIL_USER_AGENT,
     allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
   });
+  const sqs = makeSqsClient(endpoints, region);
+  const deadLetters = new DeadLetterSender(sqs, resource.deadLetterQueueUrl(env, "fetch"));
   const pacer = new HostPaceTable(doc, resource.table(env, "hosts"), {
     minDelayMs: settings.STORYTRAIL_MIN_HOST_DELAY_MS,
   });
@@ -95,7 +98,7 @@ export function createFetchHandler(env: Env) {
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
     // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
     rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),
-    dedupQueue: new DedupQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "dedup")),
+    dedupQueue: new DedupQueueSender(sqs, resource.queueUrl(env, "dedup")),
     now: () => new Date(),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
@@ -104,8 +107,12 @@ export function createFetchHandler(env: Env) {
   const recordHandler = async (record: SQSRecord) => {
     const read = readFetchMessage(record);
     if ("error" in read) {
-      // A malformed message cannot succeed on retry: fail it so that redrive parks it in the DLQ.
-      throw new Error(`malformed fetch message ${record.messageId}: ${read.error}`);
+      // A malformed message cannot succeed on retry: parked in the DLQ at once, its host's pages go on.
+      const reason = `malformed fetch message ${record.messageId}: ${read.error}`;
+      logger.error("parked in the dead-letter queue", { messageId: record.messageId, reason });
+      await deadLetters.park(record, reason);
+      count("malformed", "unknown");
+      return;
     }
     const msg = read.message;
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
@@ -113,6 +120,16 @@ export function createFetchHandler(env: Env) {
     const correlation_id = articleIdFor(msg.url);
     try {
       const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
+      if (outcome.kind === "gave_up") {
+        // Its Frontier item holds the reason; the copy in the DLQ is for a redrive once the host answers.
+        logger.warn("gave up: parked in the dead-letter queue", { correlation_id, url: msg.url, ...outcome });
+        await deadLetters.park(
+          record,
+          `${outcome.reason} after ${outcome.attempts} attempts: ${outcome.detail}`,
+        );
+        count(outcome.reason, msg.source_id);
+        return;
+      }
       logger.info("fetched", { correlation_id, url: msg.url, ...outcome });
       count(outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {

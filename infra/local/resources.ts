@@ -20,7 +20,6 @@ import {
 } from "../topology";
 
 export interface LocalResources extends ResourceNames {
-  readonly dlqUrls: Readonly<Record<QueueName, string>>;
   readonly queueArns: Readonly<Record<QueueName, string>>;
 }
 
@@ -97,7 +96,7 @@ export async function createLocalResources(clients: AwsClients, prefix: string):
     await createTable(clients, tables[t], spec);
   }
   const queueUrls = {} as Record<QueueName, string>;
-  const dlqUrls = {} as Record<QueueName, string>;
+  const deadLetterQueueUrls = {} as Record<QueueName, string>;
   const queueArns = {} as Record<QueueName, string>;
   for (const [q, spec] of Object.entries(topology.queues) as [
     QueueName,
@@ -113,7 +112,7 @@ export async function createLocalResources(clients: AwsClients, prefix: string):
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: spec.maxReceiveCount }),
     });
     queueUrls[q] = main.url;
-    dlqUrls[q] = dlq.url;
+    deadLetterQueueUrls[q] = dlq.url;
     queueArns[q] = main.arn;
   }
   const buckets = {} as Record<BucketName, string>;
@@ -125,5 +124,5 @@ export async function createLocalResources(clients: AwsClients, prefix: string):
       await clients.s3.send(new CreateBucketCommand({ Bucket: buckets[b] }));
     }
   }
-  return { tables, queueUrls, dlqUrls, queueArns, buckets };
+  return { tables, queueUrls, deadLetterQueueUrls, queueArns, buckets };
 }

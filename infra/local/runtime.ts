@@ -165,7 +165,7 @@ export class LocalRuntime {
   }
 
   deadLettered(q: QueueName): Promise<number> {
-    return this.depth(this.resources.dlqUrls[q]);
+    return this.depth(this.resources.deadLetterQueueUrls[q]);
   }
 
   /**

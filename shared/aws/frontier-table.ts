@@ -1,6 +1,6 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { ClaimResult, Frontier, FrontierEntry } from "../crawl/ports";
+import { type ClaimResult, type Frontier, type FrontierEntry, StaleDeliveryError } from "../crawl/ports";
 import type { FailureReason } from "../records";
 import { articleIdFor } from "../url/canonical-url";
 import { isConditionalCheckFailure } from "./conditional-check";
@@ -51,7 +51,9 @@ export class FrontierTable implements Frontier {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { url_id },
-          UpdateExpression: "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now",
+          // A new crawl of the URL: its attempts count from zero again (fetch gives up after MAX_FETCH_ATTEMPTS).
+          UpdateExpression:
+            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skip_detail",
           ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: {
@@ -59,6 +61,7 @@ export class FrontierTable implements Frontier {
             ":queued": "queued",
             ":run": e.run_id,
             ":now": e.now,
+            ":zero": 0,
           },
         }),
       );
@@ -82,15 +85,13 @@ export class FrontierTable implements Frontier {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { url_id: articleIdFor(url) },
-          UpdateExpression: "SET skipped_delivery = :d, detail = :detail, updated_at = :now",
-          // Only a URL still waiting for its fetch: a skip never overwrites an outcome.
-          ConditionExpression: "#s = :queued",
-          ExpressionAttributeNames: { "#s": "status" },
+          // Beside the outcome, never over it: a page retried after a failure keeps its reason and detail.
+          UpdateExpression: "SET skipped_delivery = :d, skip_detail = :detail, updated_at = :now",
+          ConditionExpression: "attribute_exists(url_id)",
           ExpressionAttributeValues: {
             ":d": s.delivery,
             ":detail": s.detail.slice(0, 1000),
             ":now": s.now,
-            ":queued": "queued",
           },
         }),
       );
@@ -107,9 +108,11 @@ export class FrontierTable implements Frontier {
       etag: string | null;
       last_modified: string | null;
       now: string;
+      delivery?: number;
     },
   ): Promise<void> {
     await this.update(url, {
+      last_delivery: r.delivery,
       status: "fetched",
       article_id: r.article_id,
       http_status: r.http_status,
@@ -123,9 +126,10 @@ export class FrontierTable implements Frontier {
 
   async markFailed(
     url: string,
-    f: { reason: FailureReason; detail: string; http_status: number | null; now: string },
-  ): Promise<void> {
-    await this.update(url, {
+    f: { reason: FailureReason; detail: string; http_status: number | null; now: string; delivery?: number },
+  ): Promise<number> {
+    return this.update(url, {
+      last_delivery: f.delivery,
       status: "failed",
       reason: f.reason,
       detail: f.detail.slice(0, 1000),
@@ -134,10 +138,36 @@ export class FrontierTable implements Frontier {
     });
   }
 
-  private async update(url: string, fields: Record<string, unknown>): Promise<void> {
+  /**
+   * Sets the fields and counts an attempt; returns the attempts now recorded (the write returns them).
+   * An outcome stamped with its delivery never overwrites one of a later delivery: an invocation
+   * abandoned at its timeout that still finishes changes nothing (StaleDeliveryError).
+   */
+  private async update(url: string, fields: Record<string, unknown>): Promise<number> {
     const expr = setExpression({ ...fields, url }, { add: { attempts: 1 } });
-    await this.doc.send(
-      new UpdateCommand({ TableName: this.tableName, Key: { url_id: articleIdFor(url) }, ...expr }),
-    );
+    const delivery = fields.last_delivery;
+    const stale =
+      typeof delivery === "number"
+        ? {
+            ConditionExpression: "attribute_not_exists(last_delivery) OR last_delivery <= :delivery",
+            ExpressionAttributeValues: { ...expr.ExpressionAttributeValues, ":delivery": delivery },
+          }
+        : {};
+    try {
+      const out = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id: articleIdFor(url) },
+          ...expr,
+          ...stale,
+          ReturnValues: "UPDATED_NEW",
+        }),
+      );
+      return Number(out.Attributes?.attempts ?? 1);
+    } catch (err) {
+      if (isConditionalCheckFailure(err) && typeof delivery === "number")
+        throw new StaleDeliveryError(url, delivery);
+      throw err;
+    }
   }
 }

@@ -13,6 +13,7 @@ function required(env: Env, name: string): string {
 export const resource = {
   table: (env: Env, t: TableName) => required(env, envNames.table(t)),
   queueUrl: (env: Env, q: QueueName) => required(env, envNames.queue(q)),
+  deadLetterQueueUrl: (env: Env, q: QueueName) => required(env, envNames.deadLetterQueue(q)),
   bucket: (env: Env, b: BucketName) => required(env, envNames.bucket(b)),
 };
 

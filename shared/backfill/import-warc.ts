@@ -56,7 +56,7 @@ const NO_FRONTIER: Frontier = {
   claim: async () => "seen",
   get: async () => null,
   markFetched: async () => {},
-  markFailed: async () => {},
+  markFailed: async () => 1,
   markSkipped: async () => {},
 };
 

@@ -17,6 +17,7 @@ export type BucketName = "raw";
 export const envNames = {
   table: (t: TableName) => `TABLE_${t.toUpperCase()}`,
   queue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_URL`,
+  deadLetterQueue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_DLQ_URL`,
   bucket: (b: BucketName) => `BUCKET_${b.toUpperCase()}`,
 } as const;
 

@@ -50,13 +50,15 @@ export type FetchOutcome =
   | { readonly kind: "not_modified"; readonly url: string }
   | { readonly kind: "failed"; readonly reason: FailureReason; readonly detail: string };
 
-/** Failures worth another delivery: SQS retries them and, past maxReceiveCount, moves them to the DLQ. */
+/** Failures worth another delivery: SQS retries them until fetch-attempt.ts gives up (MAX_FETCH_ATTEMPTS). */
 const TRANSIENT: ReadonlySet<FailureReason> = new Set(["timeout", "network_error", "http_5xx", "http_429"]);
 
 export class TransientFetchError extends Error {
   constructor(
     readonly reason: FailureReason,
-    detail: string,
+    readonly detail: string,
+    /** The URL's attempts since its claim, this failed one included (the Frontier counts them). */
+    readonly attempts: number,
   ) {
     super(`${reason}: ${detail}`);
     this.name = "TransientFetchError";
@@ -74,13 +76,13 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     detail: string,
     status: number | null = null,
   ): Promise<FetchOutcome> => {
-    await deps.frontier.markFailed(msg.url, {
+    const attempts = await deps.frontier.markFailed(msg.url, {
       reason,
       detail,
       http_status: status,
       now: deps.now().toISOString(),
     });
-    if (TRANSIENT.has(reason)) throw new TransientFetchError(reason, detail);
+    if (TRANSIENT.has(reason)) throw new TransientFetchError(reason, detail, attempts);
     return { kind: "failed", reason, detail };
   };
 

@@ -1,52 +1,97 @@
 /**
  * One delivery of a fetch message, with its outcome always on the Frontier item: a delivery that
  * follows one which ended without an outcome (the function was killed by its timeout or memory, or
- * crashed; not one skipped unread behind a failed page of its host) records `killed` first; an error the fetch did not record itself (storage failing after
- * the SDK's retries, a bug) is recorded before it is rethrown for SQS to retry. So when a message
- * reaches the DLQ, the item says why.
+ * crashed; not one skipped unread behind a failed page of its host) records `killed` first; an error
+ * the fetch did not record itself (storage failing after the SDK's retries, a bug) is recorded before
+ * it is rethrown for SQS to retry. So when a message reaches the DLQ, the item says why.
+ *
+ * The fetch counts a URL's attempts itself (the Frontier's `attempts`) and gives up after
+ * MAX_FETCH_ATTEMPTS: the caller parks the message in the DLQ and the host's later pages go on. SQS's
+ * receive count cannot decide this, because a page skipped unread behind a failing page of its host
+ * counts a receive too: with the receive count deciding, a page failing three times took the pages
+ * behind it in its batches to the DLQ unfetched.
  */
-import type { FetchMessage } from "../records";
+import type { FailureReason, FetchMessage } from "../records";
 import { type FetchDeps, type FetchOutcome, fetchArticle, TransientFetchError } from "./fetch-article";
+import { type Frontier, StaleDeliveryError } from "./ports";
+
+/** Attempts at one URL (each recorded on its Frontier item) before it is parked in the DLQ. */
+export const MAX_FETCH_ATTEMPTS = 3;
+
+/** The last allowed attempt failed: the caller parks the message in the DLQ and acknowledges it. */
+export interface GaveUp {
+  readonly kind: "gave_up";
+  readonly reason: FailureReason;
+  readonly detail: string;
+  readonly attempts: number;
+}
 
 /** AWS SDK errors (service answers and transport failures) carry `$metadata`; the domain does not import the SDK. */
 function isStorageError(err: unknown): boolean {
   return typeof err === "object" && err !== null && "$metadata" in err;
 }
 
+/** The Frontier with every outcome stamped with the delivery that recorded it. */
+function stampingDelivery(f: Frontier, delivery: number): Frontier {
+  return {
+    claim: (e) => f.claim(e),
+    get: (url) => f.get(url),
+    markSkipped: (url, s) => f.markSkipped(url, s),
+    markFetched: (url, r) => f.markFetched(url, { ...r, delivery }),
+    markFailed: (url, x) => f.markFailed(url, { ...x, delivery }),
+  };
+}
+
+/** Whether delivery `delivery - 1` ended without an outcome and was not skipped: it was killed. */
+async function previousDeliveryKilled(frontier: Frontier, url: string, delivery: number): Promise<boolean> {
+  const entry = await frontier.get(url);
+  if (!entry) return false;
+  const previous = delivery - 1;
+  if (entry.skipped_delivery === previous) return false;
+  // Items recorded before deliveries were stamped: an outcome of any delivery leaves the status.
+  if (entry.last_delivery === undefined || entry.last_delivery === null) return entry.status === "queued";
+  return entry.last_delivery !== previous;
+}
+
 export async function fetchAttempt(
   msg: FetchMessage,
   delivery: number,
   deps: FetchDeps,
-): Promise<FetchOutcome> {
-  if (delivery > 1) {
-    const entry = await deps.frontier.get(msg.url);
-    // Still "queued": the last delivery recorded neither an article nor a failure, and was not skipped
-    // unread behind a failed page of its host (fifo-groups-concurrently.ts).
-    if (entry?.status === "queued" && entry.skipped_delivery !== delivery - 1) {
-      await deps.frontier.markFailed(msg.url, {
-        reason: "killed",
-        detail: `delivery ${delivery - 1} ended without an outcome (function timeout, out of memory or a crash)`,
-        http_status: null,
-        now: deps.now().toISOString(),
-      });
-    }
+): Promise<FetchOutcome | GaveUp> {
+  const frontier = stampingDelivery(deps.frontier, delivery);
+  if (delivery > 1 && (await previousDeliveryKilled(frontier, msg.url, delivery))) {
+    const detail = `delivery ${delivery - 1} ended without an outcome (function timeout, out of memory or a crash)`;
+    const attempts = await deps.frontier.markFailed(msg.url, {
+      reason: "killed",
+      detail,
+      http_status: null,
+      now: deps.now().toISOString(),
+      // Stamped with the killed delivery: this one has not recorded its own outcome yet.
+      delivery: delivery - 1,
+    });
+    if (attempts >= MAX_FETCH_ATTEMPTS) return { kind: "gave_up", reason: "killed", detail, attempts };
   }
   try {
-    return await fetchArticle(msg, deps);
+    return await fetchArticle(msg, { ...deps, frontier });
   } catch (err) {
-    if (err instanceof TransientFetchError) throw err; // recorded by fetchArticle
+    // An abandoned invocation running on: a later delivery owns the URL's outcome.
+    if (err instanceof StaleDeliveryError) throw err;
+    if (err instanceof TransientFetchError) {
+      // Recorded by fetchArticle; retried by SQS until the last attempt.
+      if (err.attempts >= MAX_FETCH_ATTEMPTS)
+        return { kind: "gave_up", reason: err.reason, detail: err.detail, attempts: err.attempts };
+      throw err;
+    }
     const reason = isStorageError(err) ? "storage_error" : "internal_error";
     const name = err instanceof Error ? err.name : "Error";
     const message = err instanceof Error ? err.message : String(err);
+    const detail = `${name}: ${message}`.slice(0, 500);
     // Best effort: when the Frontier table itself is what fails, the error still goes to SQS.
-    await deps.frontier
-      .markFailed(msg.url, {
-        reason,
-        detail: `${name}: ${message}`.slice(0, 500),
-        http_status: null,
-        now: deps.now().toISOString(),
-      })
-      .catch(() => {});
+    const attempts = await frontier
+      .markFailed(msg.url, { reason, detail, http_status: null, now: deps.now().toISOString() })
+      .catch(() => null);
+    if (attempts !== null && attempts >= MAX_FETCH_ATTEMPTS)
+      return { kind: "gave_up", reason, detail, attempts };
     throw err;
   }
 }

@@ -16,9 +16,14 @@ export interface FrontierEntry {
   readonly first_seen_at: string;
   readonly reason?: FailureReason | null;
   readonly detail?: string | null;
+  /** Outcomes recorded (fetched, failed, killed) since the URL was last claimed: its fetch attempts. */
   readonly attempts?: number;
   /** The delivery (SQS receive count) of this URL's message that was skipped unread, when one was. */
   readonly skipped_delivery?: number | null;
+  /** Why that delivery was skipped (an earlier page of its host failed in the same batch). */
+  readonly skip_detail?: string | null;
+  /** The delivery whose outcome (fetched or failed) was recorded last, when the fetch said. */
+  readonly last_delivery?: number | null;
   readonly article_id?: string | null;
   readonly http_status?: number | null;
   readonly etag?: string | null;
@@ -26,6 +31,15 @@ export interface FrontierEntry {
 }
 
 export type ClaimResult = "new" | "updated" | "seen";
+
+/** A later delivery of the URL's message has recorded its outcome: this one was abandoned (its
+ * invocation timed out and still ran on) and must change nothing. */
+export class StaleDeliveryError extends Error {
+  constructor(url: string, delivery: number) {
+    super(`delivery ${delivery} of ${url} is stale: a later delivery has recorded its outcome`);
+    this.name = "StaleDeliveryError";
+  }
+}
 
 export interface Frontier {
   /**
@@ -41,8 +55,9 @@ export interface Frontier {
   }): Promise<ClaimResult>;
   get(url: string): Promise<FrontierEntry | null>;
   /**
-   * Notes that delivery `delivery` of a still-queued URL was skipped unread (an earlier page of its host
+   * Notes that delivery `delivery` of a URL's message was skipped unread (an earlier page of its host
    * failed in the same batch); not an attempt. A later delivery then knows the last one did not crash.
+   * The URL's outcome (status, reason, detail) is left as it is.
    */
   markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void>;
   markFetched(
@@ -53,12 +68,21 @@ export interface Frontier {
       etag: string | null;
       last_modified: string | null;
       now: string;
+      /** The SQS delivery that recorded it (fetch-attempt.ts tells a crashed delivery by its absence). */
+      delivery?: number;
     },
   ): Promise<void>;
+  /** Records a failed attempt; returns the URL's attempts since its claim, this one included. */
   markFailed(
     url: string,
-    failure: { reason: FailureReason; detail: string; http_status: number | null; now: string },
-  ): Promise<void>;
+    failure: {
+      reason: FailureReason;
+      detail: string;
+      http_status: number | null;
+      now: string;
+      delivery?: number;
+    },
+  ): Promise<number>;
 }
 
 export interface SourceState {

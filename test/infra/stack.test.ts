@@ -264,6 +264,10 @@ describe("functions", () => {
       const names: ResourceNames = {
         tables: Object.fromEntries(tableNames.map((t) => [t, t])) as Record<TableName, string>,
         queueUrls: Object.fromEntries(queueNames.map((q) => [q, q])) as Record<QueueName, string>,
+        deadLetterQueueUrls: Object.fromEntries(queueNames.map((q) => [q, `${q}-dlq`])) as Record<
+          QueueName,
+          string
+        >,
         buckets: { raw: "raw" },
       };
       const vars = (
@@ -435,6 +439,18 @@ describe("least privilege", () => {
     });
   });
 
+  it("lets fetch send to its own dead-letter queue (it parks the URLs it gives up on) and to no other", () => {
+    const send = statementsOf("fetch").filter((s) => actions(s).includes("sqs:SendMessage"));
+    const targets = new Set(send.flatMap((s) => [...refs(s.Resource)]));
+    expect(targets).toEqual(
+      new Set([logicalId(stack.queues.dedup), logicalId(stack.deadLetterQueues.fetch)]),
+    );
+    for (const name of functionNames.filter((f) => f !== "fetch")) {
+      const theirs = statementsOf(name).flatMap((s) => [...refs(s.Resource)]);
+      for (const q of queueNames) expect(theirs).not.toContain(logicalId(stack.deadLetterQueues[q]));
+    }
+  });
+
   it("gives discover no S3 access at all", () => {
     const s3 = statementsOf("discover")
       .flatMap(actions)
@@ -451,6 +467,9 @@ describe("least privilege", () => {
         ...refs((fn.LoggingConfig as { LogGroup: unknown }).LogGroup),
         ...(Object.keys(access.tables) as TableName[]).map((t) => logicalId(stack.tables[t])),
         ...(Object.keys(access.queues) as QueueName[]).map((q) => logicalId(stack.queues[q])),
+        ...(Object.keys(access.deadLetterQueues ?? {}) as QueueName[]).map((q) =>
+          logicalId(stack.deadLetterQueues[q]),
+        ),
         ...(Object.keys(access.buckets) as BucketName[]).map((b) => logicalId(stack.buckets[b])),
         ...(trigger.kind === "queue" ? [logicalId(stack.queues[trigger.queue])] : []),
       ]);

@@ -7,13 +7,16 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { createFetchHandler } from "../../lambdas/fetch";
+import { PARKED_REASON_ATTRIBUTE } from "../../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import { FrontierTable } from "../../shared/aws/frontier-table";
 import { resource } from "../../shared/aws/function-env";
+import { MAX_FETCH_ATTEMPTS } from "../../shared/crawl/fetch-attempt";
 import { hostOf } from "../../shared/url/canonical-url";
 import { syntheticPage } from "../support/synthetic-page";
 import { uniquePrefix } from "../support/unique-prefix";
@@ -184,11 +187,82 @@ describe("fetch handler: a batch's hosts concurrently", () => {
     // "killed" one (the Frontier counts attempts: a killed mark would add one).
     const skipped = (await runtime.items("frontier")).find((f) => f.url === `${a.base}/p7`);
     expect(skipped).toMatchObject({ status: "queued", skipped_delivery: 1 });
-    expect(String(skipped?.detail)).toContain("skipped: an earlier page of");
+    expect(String(skipped?.skip_detail)).toContain("skipped: an earlier page of");
     await settle();
     const again = await handler({ Records: [record(`${a.base}/p7`, 2)] }, runtime.context("fetch"));
     expect(again.batchItemFailures).toEqual([]);
     const done = (await runtime.items("frontier")).find((f) => f.url === `${a.base}/p7`);
     expect(done).toMatchObject({ status: "fetched", attempts: 1 });
+  });
+
+  it("gives up on a page at its last attempt and parks it in the DLQ; the pages behind it are fetched, not dead-lettered", async () => {
+    const [a] = hosts as [Publisher];
+    const env = runtime.env("fetch");
+    const frontier = new FrontierTable(
+      makeDynamoClients(inject("endpoints")).doc,
+      resource.table(env, "frontier"),
+    );
+    const now = new Date().toISOString();
+    const urls = [`${a.base}/fail8`, `${a.base}/p9`, `${a.base}/p10`];
+    for (const url of urls)
+      await frontier.claim({ url, source_id: "src", run_id: "run-1", lastmod: null, now });
+    // The same batch delivered again and again, as SQS does while its first page keeps failing: before
+    // the fix the later pages counted a receive each time and reached the DLQ with it, unfetched.
+    for (let delivery = 1; delivery < MAX_FETCH_ATTEMPTS; delivery++) {
+      await settle();
+      const out = await handler({ Records: urls.map((u) => record(u, delivery)) }, runtime.context("fetch"));
+      expect(out.batchItemFailures).toHaveLength(3);
+    }
+    expect(a.arrivals.has("/p9")).toBe(false);
+    await settle();
+    const last = await handler(
+      { Records: urls.map((u) => record(u, MAX_FETCH_ATTEMPTS)) },
+      runtime.context("fetch"),
+    );
+    expect(last.batchItemFailures).toEqual([]);
+    const items = new Map((await runtime.items("frontier")).map((f) => [f.url as string, f]));
+    expect(items.get(`${a.base}/fail8`)).toMatchObject({
+      status: "failed",
+      reason: "http_5xx",
+      attempts: MAX_FETCH_ATTEMPTS,
+    });
+    // Skipped twice, then fetched at the first attempt.
+    for (const u of urls.slice(1)) expect(items.get(u)).toMatchObject({ status: "fetched", attempts: 1 });
+    // The given-up page is in the DLQ, once, with its body and group (a redrive restores its host's
+    // order) and why it was parked.
+    const dlq = await runtime.clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: runtime.resources.deadLetterQueueUrls.fetch,
+        MaxNumberOfMessages: 10,
+        MessageAttributeNames: ["All"],
+        MessageSystemAttributeNames: ["MessageGroupId"],
+      }),
+    );
+    expect(dlq.Messages).toHaveLength(1);
+    const parked = dlq.Messages![0]!;
+    expect(JSON.parse(parked.Body!).url).toBe(`${a.base}/fail8`);
+    expect(parked.Attributes?.MessageGroupId).toBe(hostOf(`${a.base}/fail8`));
+    expect(parked.MessageAttributes?.[PARKED_REASON_ATTRIBUTE]?.StringValue).toMatch(
+      /^http_5xx after 3 attempts: /,
+    );
+  });
+
+  it("parks a malformed message at once, and the host's next page is fetched in the same batch", async () => {
+    const [, , c] = hosts as [Publisher, Publisher, Publisher];
+    await settle();
+    const bad = { ...record(`${c.base}/p11`), messageId: "m-garbage", body: "{not json" };
+    const out = await handler({ Records: [bad, record(`${c.base}/p12`)] }, runtime.context("fetch"));
+    expect(out.batchItemFailures).toEqual([]);
+    expect(c.arrivals.has("/p12")).toBe(true);
+    const dlq = await runtime.clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: runtime.resources.deadLetterQueueUrls.fetch,
+        MaxNumberOfMessages: 10,
+        MessageAttributeNames: ["All"],
+        VisibilityTimeout: 0,
+      }),
+    );
+    const bodies = (dlq.Messages ?? []).map((m) => m.Body);
+    expect(bodies).toContain("{not json");
   });
 });

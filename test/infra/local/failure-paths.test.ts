@@ -5,6 +5,7 @@
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../../infra/local/runtime";
+import { MAX_FETCH_ATTEMPTS } from "../../../shared/crawl/fetch-attempt";
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 import { uniquePrefix } from "../../support/unique-prefix";
@@ -51,7 +52,7 @@ describe("failure paths of a local run", () => {
       ],
     };
     await runtime.discover({ sources, run_id: "r1" });
-    // A message no handler can parse: it must be retried, then parked in the DLQ, not dropped.
+    // A message no handler can parse: parked in the DLQ at once (no retry can read it), not dropped.
     await runtime.clients.sqs.send(
       new SendMessageCommand({
         QueueUrl: runtime.resources.queueUrls.fetch,
@@ -77,9 +78,12 @@ describe("failure paths of a local run", () => {
     expect(counts.pending).toBe(0);
   });
 
-  it("retries a transient failure up to the redrive limit, then dead-letters it, as does a malformed message", async () => {
-    expect(attemptsOn500).toBe(3); // maxReceiveCount of the fetch queue
+  it("retries a transient failure up to its last attempt, then parks it in the DLQ, as it does a malformed message", async () => {
+    expect(attemptsOn500).toBe(MAX_FETCH_ATTEMPTS);
     expect(await runtime.deadLettered("fetch")).toBe(2);
+    // The Frontier counts the attempts it gave up after.
+    const failed = (await runtime.items("frontier")).find((f) => f.reason === "http_5xx");
+    expect(failed).toMatchObject({ status: "failed", attempts: MAX_FETCH_ATTEMPTS });
   });
 
   it("keeps a raw sample of a thin page so extraction can be re-run", async () => {

@@ -11,6 +11,7 @@ import { type LocalHandler, LocalRuntime } from "../../../infra/local/runtime";
 import { topology } from "../../../infra/topology";
 import { storyFromItem } from "../../../shared/aws/fingerprint-item";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
+import { MAX_FETCH_ATTEMPTS } from "../../../shared/crawl/fetch-attempt";
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { dynamoThrottle, type FaultProxy, s3SlowDown, startFaultProxy } from "../../support/fault-proxy";
 import { type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
@@ -206,10 +207,14 @@ describe("faults in a local run", () => {
           return (event, context) => {
             const body = (event as SQSEvent).Records[0]?.body ?? "";
             if (!body.includes("/doomed")) return h(event, context);
-            // Killed after 1.5 s: the invocation is abandoned (what Lambda does at its timeout).
-            const run = h(event, context).catch(() => {});
-            background.push(run);
-            return new Promise((_, fail) => setTimeout(() => fail(new Error("Task timed out")), 1_500));
+            // Killed after 1.5 s: the invocation is abandoned (what Lambda does at its timeout) and runs
+            // on in the background; one that answers sooner (it gave up on the page) is not killed.
+            const run = h(event, context);
+            background.push(run.catch(() => {}));
+            return Promise.race([
+              run,
+              new Promise<never>((_, fail) => setTimeout(() => fail(new Error("Task timed out")), 1_500)),
+            ]);
           };
         },
       });
@@ -231,8 +236,8 @@ describe("faults in a local run", () => {
       const item = await frontierOf("/throttled");
       expect(item).toMatchObject({ status: "failed", reason: "storage_error" });
       expect(String(item?.detail)).toContain("ProvisionedThroughputExceeded");
-      // Each SQS delivery (maxReceiveCount of them) made several SDK attempts, with backoff between.
-      const deliveries = topology.queues.fetch.maxReceiveCount;
+      // Each attempt (fetch gives up after MAX_FETCH_ATTEMPTS) made several SDK attempts, with backoff between.
+      const deliveries = MAX_FETCH_ATTEMPTS;
       expect(dynamo.injected.length % deliveries).toBe(0);
       expect(dynamo.injected.length / deliveries).toBeGreaterThan(1);
     });
@@ -241,13 +246,20 @@ describe("faults in a local run", () => {
       const item = await frontierOf("/slowdown");
       expect(item).toMatchObject({ status: "failed", reason: "storage_error" });
       expect(String(item?.detail)).toMatch(/SlowDown|reduce your request rate/);
-      const deliveries = topology.queues.fetch.maxReceiveCount;
+      const deliveries = MAX_FETCH_ATTEMPTS;
       expect(s3.injected.length % deliveries).toBe(0);
       expect(s3.injected.length / deliveries).toBeGreaterThan(1);
     });
 
     it("a killed function: the next delivery records it, and the message ends in the DLQ with reason killed", async () => {
-      expect(await frontierOf("/doomed")).toMatchObject({ status: "failed", reason: "killed" });
+      // Three killed attempts, each recorded by the delivery after it, which then gives up; the abandoned
+      // invocations that ran on (and timed out on the page) changed nothing (stale deliveries).
+      expect(await frontierOf("/doomed")).toMatchObject({
+        status: "failed",
+        reason: "killed",
+        attempts: MAX_FETCH_ATTEMPTS,
+        last_delivery: MAX_FETCH_ATTEMPTS,
+      });
     });
 
     it("the rest of the run is untouched, and the counts add up with the DLQ", async () => {

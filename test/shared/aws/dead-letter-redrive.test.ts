@@ -23,7 +23,7 @@ describe("dead-letter redrive", () => {
     for (let i = 0; i < count; i++)
       await runtime.clients.sqs.send(
         new SendMessageCommand({
-          QueueUrl: runtime.resources.dlqUrls[queue],
+          QueueUrl: runtime.resources.deadLetterQueueUrls[queue],
           MessageBody: JSON.stringify({ n: i }),
           ...(queue === "fetch"
             ? { MessageGroupId: `host-${i % 3}`, MessageDeduplicationId: `parked-${i}` }
@@ -58,14 +58,14 @@ describe("dead-letter redrive", () => {
     await park(23, "fetch");
     const result = await redriveDeadLetters(
       runtime.clients.sqs,
-      runtime.resources.dlqUrls.fetch,
+      runtime.resources.deadLetterQueueUrls.fetch,
       runtime.resources.queueUrls.fetch,
     );
     expect(result).toEqual({ moved: 23, failed: 0 });
     const back = await receiveAll(runtime.resources.queueUrls.fetch);
     expect(back.map((m) => JSON.parse(m.body).n).sort((a, b) => a - b)).toEqual([...Array(23).keys()]);
     for (const m of back) expect(m.group).toBe(`host-${JSON.parse(m.body).n % 3}`);
-    expect(await receiveAll(runtime.resources.dlqUrls.fetch)).toEqual([]);
+    expect(await receiveAll(runtime.resources.deadLetterQueueUrls.fetch)).toEqual([]);
   });
 
   it("storytrail redrive --max moves that many from a stack's dedup DLQ and prints the count", async () => {
@@ -97,6 +97,6 @@ describe("dead-letter redrive", () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("dedup: 3 moved from the dead-letter queue back to the queue, 0 refused");
     expect(await receiveAll(runtime.resources.queueUrls.dedup)).toHaveLength(3);
-    expect(await receiveAll(runtime.resources.dlqUrls.dedup)).toHaveLength(2);
+    expect(await receiveAll(runtime.resources.deadLetterQueueUrls.dedup)).toHaveLength(2);
   });
 });
