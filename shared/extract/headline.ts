@@ -147,15 +147,11 @@ function visibleHeadline(
     if (!ok(h)) continue;
     const k = key(h);
     let sim = 0;
-    let text = h;
-    for (let i = 0; i < keys.length; i++) {
-      const d = keys[i]!;
-      const s = similarity(k, d);
-      if (s <= sim) continue;
-      sim = s;
-      // An <h1> that is a declared headline behind a kicker ("Kultur : Headline"): the headline proper.
-      text = d.length >= 20 && k !== d && k.endsWith(` ${d}`) ? declared[i]! : h;
-    }
+    for (const d of keys) sim = Math.max(sim, similarity(k, d));
+    // An <h1> that is a declared headline behind a kicker ("Kultur : Headline", "Club-Coach Name: …"): the
+    // headline proper, even when another source (JSON-LD, <title>) repeats the <h1> with its kicker.
+    const i = keys.findIndex((d) => d.length >= 20 && k !== d && k.endsWith(` ${d}`));
+    const text = i >= 0 ? declared[i]! : h;
     if (sim >= bestSim && (best === null || sim > bestSim)) {
       best = text;
       bestSim = sim;

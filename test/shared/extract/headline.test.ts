@@ -1,9 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
 import { chooseHeadline, headingCandidates, stripSiteName } from "../../../shared/extract/headline";
 import { collectSignals } from "../../../shared/extract/page-signals";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
+
+/** The headline extractArticle reads from a small page: `head` in <head>, `body` in <body>. */
+const headlineOf = (head: string, body: string): string | null =>
+  extractArticle({
+    html: `<!doctype html><html><head>${head}</head><body>${body}<p>${"Words of the story. ".repeat(30)}</p></body></html>`,
+    url: "https://news.example/sport/2026/05/31/story",
+    now: new Date("2026-06-01T12:00:00Z"),
+  }).headline;
+const ld = (o: object): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
 
 describe("chooseHeadline", () => {
   it("takes the candidate the sources agree on", () => {
@@ -58,6 +68,19 @@ describe("chooseHeadline", () => {
         h1: ["Culture : Guest of honour at the book fair: what do the Philippines read?"],
       }),
     ).toBe("Guest of honour at the book fair: what do the Philippines read?");
+  });
+
+  it("drops a kicker from the <h1> when a declared headline is the <h1> without it, whatever repeats the <h1>", () => {
+    // JSON-LD and <title> repeat the <h1> with its kicker ("Club-"); og:title states the headline proper.
+    expect(
+      headlineOf(
+        `<title>Club-Coach Smith: "Nothing left to lose" - Sportpaper</title>
+        <meta property="og:title" content='Coach Smith: "Nothing left to lose"'>
+        <meta property="og:site_name" content="Sportpaper">
+        ${ld({ "@type": "NewsArticle", headline: 'Club-Coach Smith: "Nothing left to lose"' })}`,
+        `<article><h1>Club-Coach Smith: "Nothing left to lose"</h1></article>`,
+      ),
+    ).toBe('Coach Smith: "Nothing left to lose"');
   });
 
   it("strips the site name from <title> and og:title", () => {
