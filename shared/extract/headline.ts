@@ -4,8 +4,9 @@
  * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
-import { type Element, textOf } from "./dom";
+import { type Element, elementsInOrder, textOf } from "./dom";
 import { metaValue, type PageSignals } from "./page-signals";
+import { titleKey as key, stripSiteName } from "./site-name";
 import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
 
@@ -17,57 +18,11 @@ export interface HeadlineInput {
   h1: string[];
   /** <h1> elements that are breadcrumb or list entries: a copy of the page title, not a visible headline. */
   crumbH1?: string[];
+  /** The image text (alt) of an <h1> that holds only an image: the site's logo, so its name. */
+  logoH1?: string[];
   jsonLdName?: string | null;
   title: string | null;
   siteName: string | null;
-}
-
-const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
-
-/** A title's comparison key (a page compares a handful, so it is computed each time, not memoised). */
-function key(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
-/** Removes a " | Site" / "Site - " decoration when one side is the site name or the shorter side. */
-export function stripSiteName(title: string, siteName: string | null, others: string[]): string {
-  const t = cleanInline(title);
-  const parts = t.split(SEPARATORS);
-  if (parts.length < 2) return t;
-  const site = siteName ? key(siteName) : null;
-  // A part another candidate confirms is the headline.
-  const otherKeys = others.map(key).filter(Boolean);
-  for (let n = parts.length; n >= 1; n--) {
-    for (let i = 0; i + n <= parts.length; i++) {
-      const joined = cleanTitleJoin(t, parts, i, n);
-      if (otherKeys.includes(key(joined))) return joined;
-    }
-  }
-  if (site) {
-    const last = parts[parts.length - 1]!;
-    const first = parts[0]!;
-    if (key(last) === site || site.includes(key(last)) || key(last).includes(site))
-      return cleanTitleJoin(t, parts, 0, parts.length - 1);
-    if (key(first) === site || site.includes(key(first)))
-      return cleanTitleJoin(t, parts, 1, parts.length - 1);
-  }
-  return t;
-}
-
-/** Rejoins parts i..i+n-1 using the original separators. */
-function cleanTitleJoin(full: string, parts: string[], i: number, n: number): string {
-  if (n <= 0) return full;
-  const first = parts[i]!;
-  const lastPart = parts[i + n - 1]!;
-  let start = 0;
-  for (let k = 0; k < i; k++) start = full.indexOf(parts[k]!, start) + parts[k]!.length;
-  const s = full.indexOf(first, start);
-  let end = s;
-  for (let k = i; k < i + n; k++) end = full.indexOf(parts[k]!, end) + parts[k]!.length;
-  return full.slice(s, end || s + lastPart.length).trim();
 }
 
 /**
@@ -136,28 +91,50 @@ function similarity(a: string, b: string): number {
 function visibleHeadline(
   h1s: string[],
   declared: string[],
+  seoTitle: string | null,
   threshold: number,
   ok: (h: string) => boolean,
 ): string | null {
-  if (threshold > 1 || declared.length === 0) return null;
-  const keys = declared.map(key);
+  const all = seoTitle ? [...declared, seoTitle] : declared;
+  if (threshold > 1 || all.length === 0) return null;
+  const keys = all.map(key);
   let best: string | null = null;
   let bestSim = threshold;
   for (const h of h1s) {
     if (!ok(h)) continue;
     const k = key(h);
     let sim = 0;
-    for (const d of keys) sim = Math.max(sim, similarity(k, d));
-    // An <h1> that is a declared headline behind a kicker ("Kultur : Headline", "Club-Coach Name: …"): the
-    // headline proper, even when another source (JSON-LD, <title>) repeats the <h1> with its kicker.
-    const i = keys.findIndex((d) => d.length >= 20 && k !== d && k.endsWith(` ${d}`));
-    const text = i >= 0 ? declared[i]! : h;
+    let closest = -1;
+    for (let j = 0; j < keys.length; j++) {
+      const s = similarity(k, keys[j]!);
+      if (s > sim) [sim, closest] = [s, j];
+    }
+    // An <h1> that is a declared headline behind a kicker set off by punctuation ("Kultur : Headline",
+    // "Club-Coach Name: …"): the headline proper. So when the <h1> is most like that headline, and when a
+    // headline declared for sharing (JSON-LD, og, twitter) is the <h1> without its kicker although JSON-LD or
+    // <title> repeats the <h1> whole; <title> alone is no evidence, its search wording often drops lead words.
+    // Without the punctuation the leading words are the headline's own ("The Band …" beside "Band …").
+    const proper = (j: number): boolean => {
+      const d = keys[j]!;
+      return d.length >= 20 && k !== d && k.endsWith(` ${d}`) && kickerBefore(h, d);
+    };
+    const i = closest >= 0 && proper(closest) ? closest : declared.findIndex((_, j) => proper(j));
+    const text = i >= 0 ? all[i]! : h;
     if (sim >= bestSim && (best === null || sim > bestSim)) {
       best = text;
       bestSim = sim;
     }
   }
   return best;
+}
+
+/** `h` is a kicker, then punctuation ("-", ":", "|" …), then the text whose key is `rest`. */
+function kickerBefore(h: string, rest: string): boolean {
+  for (let i = 1; i < h.length; i++) {
+    if (key(h.slice(i)) !== rest) continue;
+    if (/[-:|–—·•»«/]\s*$/.test(h.slice(0, i))) return true;
+  }
+  return false;
 }
 
 export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {}): string | null {
@@ -168,12 +145,13 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
     .map((x) => (x ? cleanInline(x) : ""))
     .filter(Boolean);
   const all = [...h1s, ...crumbs, ...raw];
+  const siteNames = [input.siteName, ...(input.logoH1 ?? [])].filter((n): n is string => !!n);
   const stripped = (x: string | null | undefined): string | null => {
     if (!x) return null;
     const self = cleanInline(x);
     return stripSiteName(
       x,
-      input.siteName,
+      siteNames,
       all.filter((o) => o !== self),
     );
   };
@@ -197,14 +175,16 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
   push(name && /\S\s+\S/.test(name) ? name : null, w.name);
   push(h1s.find(headingLike), w.h1, true);
   push(crumbs.find(headingLike), w.crumb);
-  push(stripped(input.twitter), w.twitter);
+  const twitter = stripped(input.twitter);
+  push(twitter, w.twitter);
+  const title = stripped(input.title);
   // <title> counts against a side only when the two declared headlines disagree; otherwise it breaks ties.
-  push(stripped(input.title), ld && og && ld.key !== og.key ? w.title : 0);
+  push(title, ld && og && ld.key !== og.key ? w.title : 0);
   if (cands.length === 0) return h1s[0] ?? null;
-  const declared = [ld?.text, og?.text, name, stripped(input.twitter), stripped(input.title)].filter(
+  const declared = [ld?.text, og?.text, name, twitter].filter(
     (d): d is string => typeof d === "string" && d.length > 0,
   );
-  const visible = visibleHeadline(h1s, declared, opts.h1Match ?? H1_MATCH, headingLike);
+  const visible = visibleHeadline(h1s, declared, title || null, opts.h1Match ?? H1_MATCH, headingLike);
   if (visible !== null) return visible;
   // A candidate cut short (meta values truncated at a length or at a stray quote) votes for the full wording.
   for (const c of cands) {
@@ -267,12 +247,16 @@ function formOf(cands: Candidate[], k: string): string {
 const KICKER =
   /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
 
-/** Heading text without kicker/overline parts and screen-reader-only separators. */
+/**
+ * Heading text without kicker/overline parts, screen-reader-only separators and ruby annotations (<rt>, <rp>:
+ * the readings printed over Japanese and Chinese characters, which no other source of the headline carries).
+ */
 function headingText(el: Element): string {
   return textOf(el, { skip: isKickerOrHidden });
 }
 
 function isKickerOrHidden(e: Element): boolean {
+  if (e.name === "rt" || e.name === "rp") return true;
   const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
   return (
     KICKER.test(ci) || e.attribs["aria-hidden"] === "true" || /offscreen|sr-only|visually-hidden/i.test(ci)
@@ -285,10 +269,11 @@ const CRUMB = /breadcrumb/i;
  * The page's <h1> texts: those inside <article>/<main> first, then the rest in page order. An <h1> inside
  * <nav>, a list item or a breadcrumb trail is the trail's last entry (a copy of the page title), kept apart.
  */
-export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[] } {
+export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[]; logoH1: string[] } {
   const inside: string[] = [];
   const outside: string[] = [];
   const crumbH1: string[] = [];
+  const logoH1: string[] = [];
   for (const el of h1s) {
     let inArticle = false;
     let crumb = false;
@@ -311,9 +296,22 @@ export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: stri
     }
     const text = headingText(el);
     if (crumb) crumbH1.push(text);
-    else (inArticle ? inside : outside).push(text);
+    else if (!inArticle && !cleanInline(text)) {
+      const logo = logoText(el);
+      if (logo) logoH1.push(logo);
+    } else (inArticle ? inside : outside).push(text);
   }
-  return { h1: [...inside, ...outside], crumbH1 };
+  return { h1: [...inside, ...outside], crumbH1, logoH1 };
+}
+
+/** The alt text of the image an empty <h1> shows (a site logo outside the article), or null. */
+function logoText(h1: Element): string | null {
+  for (const e of elementsInOrder(h1)) {
+    if (e.name !== "img") continue;
+    const alt = cleanInline(e.attribs.alt ?? "");
+    return alt.length >= 2 && alt.length <= 80 ? alt : null;
+  }
+  return null;
 }
 
 /** The page's headline candidates, as chooseHeadline reads them. */

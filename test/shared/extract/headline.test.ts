@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
-import { chooseHeadline, headingCandidates, stripSiteName } from "../../../shared/extract/headline";
+import { chooseHeadline, headingCandidates } from "../../../shared/extract/headline";
 import { collectSignals } from "../../../shared/extract/page-signals";
+import { stripSiteName } from "../../../shared/extract/site-name";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
 
@@ -81,6 +82,49 @@ describe("chooseHeadline", () => {
         `<article><h1>Club-Coach Smith: "Nothing left to lose"</h1></article>`,
       ),
     ).toBe('Coach Smith: "Nothing left to lose"');
+    // Leading words without punctuation are the headline's own, and <title> alone (search wording) is no
+    // evidence of a kicker.
+    expect(
+      headlineOf(
+        `<title>The Doobie Brothers unite with their old singer for a tour – Musicpaper</title>
+        <meta property="og:site_name" content="Musicpaper">
+        <meta property="og:title" content="Doobie Brothers unite with their old singer for a tour">
+        ${ld({ "@type": "NewsArticle", headline: "The Doobie Brothers unite with their old singer for a tour" })}`,
+        `<h1>The Doobie Brothers unite with their old singer for a tour</h1>`,
+      ),
+    ).toBe("The Doobie Brothers unite with their old singer for a tour");
+    expect(
+      headlineOf(
+        `<title>The 10 most common mistakes developers make | Devblog</title>
+        <meta property="og:site_name" content="Devblog">
+        <meta property="og:title" content="Buggy code: The 10 most common mistakes developers make">`,
+        `<h1>Buggy code: The 10 most common mistakes developers make</h1>`,
+      ),
+    ).toBe("Buggy code: The 10 most common mistakes developers make");
+  });
+
+  it("strips a site name joined without spaces when the page states the name (og:site_name or a logo <h1>)", () => {
+    // The site logo is an <h1> holding only an image; its alt text names the site.
+    expect(
+      headlineOf(
+        `<title>ツリーを描画できる「Treeviz」:devlog日誌</title>
+        <meta property="og:title" content="ツリーを描画できる「Treeviz」:devlog日誌">`,
+        `<div id="header"><h1><a href="/"><img src="/logo.png" alt="devlog日誌"></a></h1></div>`,
+      ),
+    ).toBe("ツリーを描画できる「Treeviz」");
+    expect(
+      headlineOf(
+        `<title>Harbour bridge reopens after repair｜Courier</title><meta property="og:site_name" content="Courier">`,
+        "",
+      ),
+    ).toBe("Harbour bridge reopens after repair");
+    // A hyphen joins words: "Loan-Rates: …" keeps its first word although the site is named "Loan".
+    expect(
+      headlineOf(
+        `<title>Loan-Rates: how to work out your costs</title><meta property="og:site_name" content="Loan">`,
+        "",
+      ),
+    ).toBe("Loan-Rates: how to work out your costs");
   });
 
   it("strips the site name from <title> and og:title", () => {
@@ -181,5 +225,14 @@ describe("headingCandidates", () => {
     const { h1, crumbH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
     expect(h1.map((h) => h.trim())).toEqual(["The headline", "Site banner headline"]);
     expect(crumbH1).toEqual(["Trail entry"]);
+  });
+
+  it("leaves out ruby readings and keeps a logo <h1>'s image text apart", () => {
+    const html = `<html><body><header><h1><a href="/"><img src="/l.png" alt="Easy News"></a></h1></header>
+      <article><h1><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rp>(</rp><rt>たいばつ</rt><rp>)</rp></ruby>を禁止する</h1></article>
+      </body></html>`;
+    const { h1, logoH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
+    expect(h1).toEqual(["子どもへの体罰を禁止する"]);
+    expect(logoH1).toEqual(["Easy News"]);
   });
 });
