@@ -119,7 +119,7 @@ function extract(input: ExtractInput): Extraction {
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
-  const headline = chooseHeadline(headlineInput(signals, article, siteName));
+  const headline = chooseHeadline(headlineInput(signals, article, siteName, input.url));
 
   const variants = [
     str(article?.headline),

@@ -6,7 +6,7 @@
  */
 import { type Element, elementsInOrder, textOf } from "./dom";
 import { metaValue, type PageSignals } from "./page-signals";
-import { titleKey as key, stripSiteName } from "./site-name";
+import { hostName, titleKey as key, stripSiteName } from "./site-name";
 import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
 
@@ -23,6 +23,8 @@ export interface HeadlineInput {
   jsonLdName?: string | null;
   title: string | null;
   siteName: string | null;
+  /** The page's address, whose domain names the site ("lastampa.it": "La Stampa"). */
+  url?: string | null;
 }
 
 /**
@@ -146,6 +148,7 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
     .filter(Boolean);
   const all = [...h1s, ...crumbs, ...raw];
   const siteNames = [input.siteName, ...(input.logoH1 ?? [])].filter((n): n is string => !!n);
+  const host = hostName(input.url);
   const stripped = (x: string | null | undefined): string | null => {
     if (!x) return null;
     const self = cleanInline(x);
@@ -153,6 +156,7 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
       x,
       siteNames,
       all.filter((o) => o !== self),
+      host,
     );
   };
   const site = input.siteName ? key(input.siteName) : null;
@@ -319,6 +323,7 @@ export function headlineInput(
   signals: PageSignals,
   article: JsonObject | null,
   siteName: string | null,
+  url: string | null = null,
 ): HeadlineInput {
   return {
     jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
@@ -328,5 +333,6 @@ export function headlineInput(
     jsonLdName: str(article?.name) ?? null,
     title: signals.title,
     siteName,
+    url,
   };
 }

@@ -2,6 +2,7 @@
  * Site-name decorations of a title ("Headline | Site", "Site - Headline", "Headline:Site"): which part is the
  * headline, told by the other sources of the headline or by a site name the page states.
  */
+import { getDomain } from "tldts";
 import { cleanInline } from "./text";
 
 const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
@@ -14,11 +15,16 @@ export function titleKey(s: string): string {
     .trim();
 }
 
-/** Removes a " | Site" / "Site - " decoration when one side is the site name or the shorter side. */
+/**
+ * Removes a " | Site" / "Site - " decoration when another source confirms the rest, or one side is the site
+ * name: one the page states, or its address's (`host`: the registrable domain's name, "lastampa" for
+ * www.lastampa.it, matched with the spaces left out: "La Stampa").
+ */
 export function stripSiteName(
   title: string,
   siteName: string | readonly string[] | null,
   others: string[],
+  host: string | null = null,
 ): string {
   const t = cleanInline(title);
   const sites = (typeof siteName === "string" ? [siteName] : (siteName ?? [])).map(titleKey).filter(Boolean);
@@ -39,7 +45,39 @@ export function stripSiteName(
       return cleanTitleJoin(t, parts, 0, parts.length - 1);
     if (first === site || site.includes(first)) return cleanTitleJoin(t, parts, 1, parts.length - 1);
   }
+  if (host) {
+    const before = cleanTitleJoin(t, parts, 0, parts.length - 1);
+    if (namesHost(last, host, before)) return before;
+    const after = cleanTitleJoin(t, parts, 1, parts.length - 1);
+    if (namesHost(first, host, after)) return after;
+  }
   return cutSiteAffix(t, sites);
+}
+
+/**
+ * A title part that names the site of the address: its letters are the domain's name, perhaps with a word or a
+ * suffix ("Python Wiki" on python.org, "MacTechNews.de"), or contain a name of five letters or more (not "news")
+ * in a part shorter than the headline beside it ("… - European Championships Munich 2022"); a longer part that
+ * mentions the site is the headline ("Take care - comwrap at the fair 2018" on comwrap.com stays whole).
+ */
+function namesHost(partKey: string, host: string, rest: string): boolean {
+  const p = partKey.replace(/ /g, "");
+  if (!p.includes(host)) return false;
+  return (
+    p.length <= host.length + 4 || (host.length >= 5 && p.length < titleKey(rest).replace(/ /g, "").length)
+  );
+}
+
+/** The name of a page address's registrable domain ("lastampa" for https://www.lastampa.it/…), or null. */
+export function hostName(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const domain = getDomain(url);
+    const name = domain ? titleKey(domain.slice(0, domain.indexOf("."))).replace(/ /g, "") : "";
+    return name.length >= 2 ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

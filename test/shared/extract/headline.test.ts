@@ -8,10 +8,14 @@ import { stripSiteName } from "../../../shared/extract/site-name";
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
 
 /** The headline extractArticle reads from a small page: `head` in <head>, `body` in <body>. */
-const headlineOf = (head: string, body: string): string | null =>
+const headlineOf = (
+  head: string,
+  body: string,
+  url = "https://news.example/sport/2026/05/31/story",
+): string | null =>
   extractArticle({
     html: `<!doctype html><html><head>${head}</head><body>${body}<p>${"Words of the story. ".repeat(30)}</p></body></html>`,
-    url: "https://news.example/sport/2026/05/31/story",
+    url,
     now: new Date("2026-06-01T12:00:00Z"),
   }).headline;
 const ld = (o: object): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
@@ -101,6 +105,23 @@ describe("chooseHeadline", () => {
         `<h1>Buggy code: The 10 most common mistakes developers make</h1>`,
       ),
     ).toBe("Buggy code: The 10 most common mistakes developers make");
+  });
+
+  it("strips a site name that only the page's address states", () => {
+    const at = (title: string, url: string) => headlineOf(`<title>${title}</title>`, "", url);
+    expect(
+      at("Polar air reaches the south - La Stampa", "https://www.lastampa.it/cronaca/2020/02/19/x"),
+    ).toBe("Polar air reaches the south");
+    expect(at("Weekly report 14 - 20 January - SLF", "https://www.slf.ch/de/report")).toBe(
+      "Weekly report 14 - 20 January",
+    );
+    expect(at("BeginnersGuide/Download - Python Wiki", "https://wiki.python.org/moin/BeginnersGuide")).toBe(
+      "BeginnersGuide/Download",
+    );
+    // A part longer than the headline that mentions the site is the headline's own.
+    expect(at("Take care - comwrap at the fair 2018", "https://www.comwrap.com/blog/take-care")).toBe(
+      "Take care - comwrap at the fair 2018",
+    );
   });
 
   it("strips a site name joined without spaces when the page states the name (og:site_name or a logo <h1>)", () => {
