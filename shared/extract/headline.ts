@@ -4,7 +4,7 @@
  * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
-import { type Element, elementsInOrder, textOf } from "./dom";
+import { headingCandidates, PART } from "./heading-candidates";
 import { metaValue, type PageSignals } from "./page-signals";
 import { hostName, titleKey as key, stripSiteName } from "./site-name";
 import { type JsonObject, str } from "./structured-data";
@@ -91,7 +91,7 @@ function similarity(a: string, b: string): number {
  * the social and search titles for other pages (a feed, a results list); the <h1> is what the article shows.
  */
 function visibleHeadline(
-  h1s: string[],
+  headings: Heading[],
   declared: string[],
   seoTitle: string | null,
   threshold: number,
@@ -102,7 +102,7 @@ function visibleHeadline(
   const keys = all.map(key);
   let best: string | null = null;
   let bestSim = threshold;
-  for (const h of h1s) {
+  for (const { text: h, parts } of headings) {
     if (!ok(h)) continue;
     const k = key(h);
     let sim = 0;
@@ -120,7 +120,11 @@ function visibleHeadline(
       const d = keys[j]!;
       return d.length >= 20 && k !== d && k.endsWith(` ${d}`) && kickerBefore(h, d);
     };
-    const i = closest >= 0 && proper(closest) ? closest : declared.findIndex((_, j) => proper(j));
+    let i = closest >= 0 && proper(closest) ? closest : declared.findIndex((_, j) => proper(j));
+    // An <h1> whose markup sets a kicker or a subtitle apart from the headline, when a headline declared for
+    // sharing is the other parts and no source states the <h1> whole: the declared one.
+    if (i < 0 && parts.length > 1 && !keys.includes(k))
+      i = declared.findIndex((d) => isPartRun(key(d), parts));
     const text = i >= 0 ? all[i]! : h;
     if (sim >= bestSim && (best === null || sim > bestSim)) {
       best = text;
@@ -128,6 +132,34 @@ function visibleHeadline(
     }
   }
   return best;
+}
+
+/** `d` is the key of the heading's first or last parts, not all of them (the others a kicker or a subtitle). */
+function isPartRun(d: string, parts: string[]): boolean {
+  if (d.length < 20) return false;
+  for (let n = 1; n < parts.length; n++) {
+    if (key(parts.slice(0, n).join(" ")) === d || key(parts.slice(parts.length - n).join(" ")) === d)
+      return true;
+  }
+  return false;
+}
+
+interface Heading {
+  text: string;
+  /** The heading's parts (kicker, headline, subtitle elements) in order; one when it has no inner markup. */
+  parts: string[];
+}
+
+/** Separator punctuation a removed kicker leaves at either end of a heading (": Headline"). */
+const LOOSE_SEPARATOR = /^[\s:|·•\-–—/]+|[\s:|·•\-–—/]+$/g;
+
+/** A heading as headingCandidates marks it: its text to show and its parts. */
+function readHeading(marked: string): Heading {
+  const parts = marked
+    .split(PART)
+    .map((p) => cleanInline(p).replace(LOOSE_SEPARATOR, ""))
+    .filter((p) => p.length > 0);
+  return { text: cleanInline(marked.replaceAll(PART, "")).replace(LOOSE_SEPARATOR, ""), parts };
 }
 
 /** `h` is a kicker, then punctuation ("-", ":", "|" …), then the text whose key is `rest`. */
@@ -141,7 +173,8 @@ function kickerBefore(h: string, rest: string): boolean {
 
 export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {}): string | null {
   const w = opts.weights ?? HEADLINE_WEIGHTS;
-  const h1s = input.h1.map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
+  const headings = input.h1.map(readHeading).filter((h) => h.text.length > 0 && h.text.length < 400);
+  const h1s = headings.map((h) => h.text);
   const crumbs = (input.crumbH1 ?? []).map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
   const raw = [input.jsonLd, input.jsonLdName, input.og, input.twitter, input.title]
     .map((x) => (x ? cleanInline(x) : ""))
@@ -188,7 +221,7 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
   const declared = [ld?.text, og?.text, name, twitter].filter(
     (d): d is string => typeof d === "string" && d.length > 0,
   );
-  const visible = visibleHeadline(h1s, declared, title || null, opts.h1Match ?? H1_MATCH, headingLike);
+  const visible = visibleHeadline(headings, declared, title || null, opts.h1Match ?? H1_MATCH, headingLike);
   if (visible !== null) return visible;
   // A candidate cut short (meta values truncated at a length or at a stray quote) votes for the full wording.
   for (const c of cands) {
@@ -246,76 +279,6 @@ function formOf(cands: Candidate[], k: string): string {
     if (!best || f.n > best[1].n || (f.n === best[1].n && f.order < best[1].order)) best = e;
   }
   return best![0];
-}
-
-const KICKER =
-  /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
-
-/**
- * Heading text without kicker/overline parts, screen-reader-only separators and ruby annotations (<rt>, <rp>:
- * the readings printed over Japanese and Chinese characters, which no other source of the headline carries).
- */
-function headingText(el: Element): string {
-  return textOf(el, { skip: isKickerOrHidden });
-}
-
-function isKickerOrHidden(e: Element): boolean {
-  if (e.name === "rt" || e.name === "rp") return true;
-  const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
-  return (
-    KICKER.test(ci) || e.attribs["aria-hidden"] === "true" || /offscreen|sr-only|visually-hidden/i.test(ci)
-  );
-}
-
-const CRUMB = /breadcrumb/i;
-
-/**
- * The page's <h1> texts: those inside <article>/<main> first, then the rest in page order. An <h1> inside
- * <nav>, a list item or a breadcrumb trail is the trail's last entry (a copy of the page title), kept apart.
- */
-export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[]; logoH1: string[] } {
-  const inside: string[] = [];
-  const outside: string[] = [];
-  const crumbH1: string[] = [];
-  const logoH1: string[] = [];
-  for (const el of h1s) {
-    let inArticle = false;
-    let crumb = false;
-    let depth = 0;
-    for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
-      const e = p as Element;
-      depth++;
-      if (e.name === "article" || e.name === "main") inArticle = true;
-      // Only the heading's close surroundings: an unclosed <li> or <nav> far up can wrap a whole page.
-      else if (
-        !inArticle &&
-        depth <= 6 &&
-        (e.name === "nav" ||
-          e.name === "li" ||
-          CRUMB.test(e.attribs.class ?? "") ||
-          CRUMB.test(e.attribs.id ?? "") ||
-          CRUMB.test(e.attribs.itemtype ?? ""))
-      )
-        crumb = true;
-    }
-    const text = headingText(el);
-    if (crumb) crumbH1.push(text);
-    else if (!inArticle && !cleanInline(text)) {
-      const logo = logoText(el);
-      if (logo) logoH1.push(logo);
-    } else (inArticle ? inside : outside).push(text);
-  }
-  return { h1: [...inside, ...outside], crumbH1, logoH1 };
-}
-
-/** The alt text of the image an empty <h1> shows (a site logo outside the article), or null. */
-function logoText(h1: Element): string | null {
-  for (const e of elementsInOrder(h1)) {
-    if (e.name !== "img") continue;
-    const alt = cleanInline(e.attribs.alt ?? "");
-    return alt.length >= 2 && alt.length <= 80 ? alt : null;
-  }
-  return null;
 }
 
 /** The page's headline candidates, as chooseHeadline reads them. */

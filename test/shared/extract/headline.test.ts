@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
-import { parseHtml } from "../../../shared/extract/dom";
-import { chooseHeadline, headingCandidates } from "../../../shared/extract/headline";
-import { collectSignals } from "../../../shared/extract/page-signals";
+import { chooseHeadline } from "../../../shared/extract/headline";
 import { stripSiteName } from "../../../shared/extract/site-name";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
@@ -105,6 +103,37 @@ describe("chooseHeadline", () => {
         `<h1>Buggy code: The 10 most common mistakes developers make</h1>`,
       ),
     ).toBe("Buggy code: The 10 most common mistakes developers make");
+  });
+
+  it("reads the parts of an <h1>: no separator left by a dropped kicker, a subtitle part set apart", () => {
+    // A kicker in its own element, dropped by its class, leaves the colon element after it.
+    expect(
+      headlineOf(
+        `<meta property="og:title" content="MAG | Aviation takes off after the pandemic">
+        <meta property="og:site_name" content="MAG">`,
+        `<h1><span class="headline--topline">Orders boom</span> <span class="headline--colon">: </span>
+        <span class="headline--1">Aviation takes off after the pandemic</span></h1>`,
+      ),
+    ).toBe("Aviation takes off after the pandemic");
+    // A subtitle element inside the <h1> that no source states: the declared headline is the first part.
+    expect(
+      headlineOf(
+        `<title>Broadcaster ignores the protest in the city - blog.de</title>
+        <meta property="og:site_name" content="blog.de">
+        ${ld({ "@type": "NewsArticle", headline: "Broadcaster ignores the protest in the city" })}`,
+        `<h1><span class="entry-title-primary">Broadcaster ignores the protest in the city</span>
+        <span class="entry-subtitle">Why the licence-fee channel looked away</span></h1>`,
+      ),
+    ).toBe("Broadcaster ignores the protest in the city");
+    // When <title> states the <h1> whole, its second part is the headline's own.
+    expect(
+      headlineOf(
+        `<title>Comparing SSDs in a small PC：goodbye water cooling - PC USER</title>
+        <meta property="og:site_name" content="PC USER">
+        <meta property="og:title" content="Comparing SSDs in a small PC">`,
+        `<h1><span class="title__maintext">Comparing SSDs in a small PC</span><i class="title__delimiter">：</i><i class="title__subtitle">goodbye water cooling</i></h1>`,
+      ),
+    ).toBe("Comparing SSDs in a small PC：goodbye water cooling");
   });
 
   it("strips a site name that only the page's address states", () => {
@@ -234,26 +263,5 @@ describe("chooseHeadline", () => {
 
   it("returns null when there is nothing", () => {
     expect(chooseHeadline(base)).toBeNull();
-  });
-});
-
-describe("headingCandidates", () => {
-  it("keeps breadcrumb entries apart and puts the article's <h1> first", () => {
-    const html = `<html><body><h1>Site banner headline</h1>
-      <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1>Trail entry</h1></li></ol></nav>
-      <main><article><h1><span class="kicker">Kicker</span> The headline</h1><p>Text.</p></article></main>
-      </body></html>`;
-    const { h1, crumbH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
-    expect(h1.map((h) => h.trim())).toEqual(["The headline", "Site banner headline"]);
-    expect(crumbH1).toEqual(["Trail entry"]);
-  });
-
-  it("leaves out ruby readings and keeps a logo <h1>'s image text apart", () => {
-    const html = `<html><body><header><h1><a href="/"><img src="/l.png" alt="Easy News"></a></h1></header>
-      <article><h1><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rp>(</rp><rt>たいばつ</rt><rp>)</rp></ruby>を禁止する</h1></article>
-      </body></html>`;
-    const { h1, logoH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
-    expect(h1).toEqual(["子どもへの体罰を禁止する"]);
-    expect(logoH1).toEqual(["Easy News"]);
   });
 });
