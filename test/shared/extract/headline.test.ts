@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import { chooseHeadline } from "../../../shared/extract/headline";
-import { stripSiteName } from "../../../shared/extract/site-name";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
 
@@ -181,7 +180,6 @@ describe("chooseHeadline", () => {
     expect(chooseHeadline({ ...base, title: "Bridge reopens | The Courier", siteName: "The Courier" })).toBe(
       "Bridge reopens",
     );
-    expect(stripSiteName("The Courier - Bridge reopens", "The Courier", [])).toBe("Bridge reopens");
   });
 
   it("prefers the og:title that is the JSON-LD headline minus a kicker", () => {
