@@ -82,7 +82,7 @@ export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: stri
         crumb = true;
     }
     const text = headingText(el);
-    if (crumb) crumbH1.push(text);
+    if (crumb) crumbH1.push(text.replaceAll(PART, ""));
     else if (!inArticle && !cleanInline(text.replaceAll(PART, ""))) {
       const logo = logoText(el);
       if (logo) logoH1.push(logo);

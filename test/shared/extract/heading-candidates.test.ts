@@ -10,7 +10,7 @@ const shown = (h: string) => h.replaceAll(PART, "").replace(/\s+/g, " ").trim();
 describe("headingCandidates", () => {
   it("keeps breadcrumb entries apart and puts the article's <h1> first", () => {
     const html = `<html><body><h1>Site banner headline</h1>
-      <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1>Trail entry</h1></li></ol></nav>
+      <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1><span>Trail</span> entry</h1></li></ol></nav>
       <main><article><h1><span class="kicker">Kicker</span> The headline</h1><p>Text.</p></article></main>
       </body></html>`;
     const { h1, crumbH1 } = read(html);
