@@ -71,6 +71,9 @@ export interface SegmentFigures {
   recall: number;
   accuracy: number;
   pages: number;
+  /** The set's own title field (trafilatura's metadata benchmark), exact after whitespace: a third headline set. */
+  headline_exact: number;
+  titled: number;
 }
 export interface DateFigures {
   accuracy_day: number;
@@ -147,20 +150,25 @@ export async function runAeb(): Promise<SetRun<AebFigures>> {
 
 export async function runTrafilatura(): Promise<SetRun<SegmentFigures>> {
   const dir = path.join(EVAL_DIR, "trafilatura");
-  const truth = readJson<Record<string, { file: string }>>(path.join(dir, "evaldata.json"));
+  const truth = readJson<Record<string, { file: string; title?: string }>>(path.join(dir, "evaldata.json"));
   const predictions: Record<string, Extraction> = {};
   const pred: Record<string, string> = {};
   const sites: Record<string, string> = {};
+  const titleHit: Record<string, boolean> = {};
   for (const [url, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), url);
     predictions[url] = x;
     pred[url] = x.body;
     sites[url] = siteOf(url);
+    if (t.title) titleHit[url] = ws(t.title) === ws(x.headline);
   }
   const scoreSegments = await tool("score_segments.mjs", "scoreSegments");
   const scoreOn = (ids: string[]): SegmentFigures => {
     const r = scoreSegments(pick(truth, ids), pred) as SegmentFigures;
-    return { f1: r.f1, precision: r.precision, recall: r.recall, accuracy: r.accuracy, pages: r.pages };
+    const titled = ids.filter((id) => id in titleHit);
+    const headline_exact = titled.length ? titled.filter((id) => titleHit[id]).length / titled.length : 0;
+    const { f1, precision, recall, accuracy, pages } = r;
+    return { f1, precision, recall, accuracy, pages, headline_exact, titled: titled.length };
   };
   return { figures: scoreOn(Object.keys(truth)), sites, scoreOn, predictions };
 }

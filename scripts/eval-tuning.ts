@@ -35,7 +35,7 @@ function headlinePages(): { pages: Record<string, Page>; sites: Record<string, s
         metaValue(signals, "og:site_name", "application-name") ??
         (article ? names(article.publisher)[0] : null);
       const key = `${set}/${id}`;
-      pages[key] = { input: headlineInput(signals, article, siteName ?? null), title: t.title };
+      pages[key] = { input: headlineInput(signals, article, siteName ?? null, t.url), title: t.title };
       sites[key] = `${set}:${site(t)}`;
     }
   }

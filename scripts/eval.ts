@@ -42,7 +42,7 @@ const f = (x: number): string => x.toFixed(3);
 /** The figures each set is judged by, the ones printed per fold. */
 const FOLD_METRICS: Record<SetName, string[]> = {
   aeb: ["f1", "accuracy"],
-  trafilatura: ["f1"],
+  trafilatura: ["f1", "headline_exact"],
   dates: ["accuracy_day"],
   fundus: ["headline_exact", "date_day_accuracy", "body_f1", "authors_exact"],
   mercury: ["headline_exact", "author_match", "day_accuracy", "lead_match"],
@@ -107,7 +107,7 @@ for (const set of sets) {
     const r = await runTrafilatura();
     const x = r.figures;
     console.log(
-      `trafilatura  segments P ${f(x.precision)}  R ${f(x.recall)}  F1 ${f(x.f1)}  accuracy ${f(x.accuracy)}  (${x.pages} pages)`,
+      `trafilatura  segments P ${f(x.precision)}  R ${f(x.recall)}  F1 ${f(x.f1)}  accuracy ${f(x.accuracy)}  headline exact ${f(x.headline_exact)} (${x.titled} titled)  (${x.pages} pages)`,
     );
     folds(set, r);
     save(set, r);

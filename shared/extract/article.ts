@@ -19,7 +19,7 @@ import { boolOf, type JsonObject, names, readStructuredData, str } from "./struc
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.4";
+export const EXTRACTOR_VERSION = "2026.12.5";
 
 export interface ExtractInput {
   html: string;
@@ -119,7 +119,7 @@ function extract(input: ExtractInput): Extraction {
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
-  const headline = chooseHeadline(headlineInput(signals, article, siteName));
+  const headline = chooseHeadline(headlineInput(signals, article, siteName, input.url));
 
   const variants = [
     str(article?.headline),

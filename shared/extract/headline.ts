@@ -4,8 +4,9 @@
  * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
-import { type Element, textOf } from "./dom";
+import { headingCandidates, PART } from "./heading-candidates";
 import { metaValue, type PageSignals } from "./page-signals";
+import { hostName, titleKey as key, stripSiteName } from "./site-name";
 import { type JsonObject, str } from "./structured-data";
 import { cleanInline } from "./text";
 
@@ -17,57 +18,13 @@ export interface HeadlineInput {
   h1: string[];
   /** <h1> elements that are breadcrumb or list entries: a copy of the page title, not a visible headline. */
   crumbH1?: string[];
+  /** The image text (alt) of an <h1> that holds only an image: the site's logo, so its name. */
+  logoH1?: string[];
   jsonLdName?: string | null;
   title: string | null;
   siteName: string | null;
-}
-
-const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
-
-/** A title's comparison key (a page compares a handful, so it is computed each time, not memoised). */
-function key(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
-/** Removes a " | Site" / "Site - " decoration when one side is the site name or the shorter side. */
-export function stripSiteName(title: string, siteName: string | null, others: string[]): string {
-  const t = cleanInline(title);
-  const parts = t.split(SEPARATORS);
-  if (parts.length < 2) return t;
-  const site = siteName ? key(siteName) : null;
-  // A part another candidate confirms is the headline.
-  const otherKeys = others.map(key).filter(Boolean);
-  for (let n = parts.length; n >= 1; n--) {
-    for (let i = 0; i + n <= parts.length; i++) {
-      const joined = cleanTitleJoin(t, parts, i, n);
-      if (otherKeys.includes(key(joined))) return joined;
-    }
-  }
-  if (site) {
-    const last = parts[parts.length - 1]!;
-    const first = parts[0]!;
-    if (key(last) === site || site.includes(key(last)) || key(last).includes(site))
-      return cleanTitleJoin(t, parts, 0, parts.length - 1);
-    if (key(first) === site || site.includes(key(first)))
-      return cleanTitleJoin(t, parts, 1, parts.length - 1);
-  }
-  return t;
-}
-
-/** Rejoins parts i..i+n-1 using the original separators. */
-function cleanTitleJoin(full: string, parts: string[], i: number, n: number): string {
-  if (n <= 0) return full;
-  const first = parts[i]!;
-  const lastPart = parts[i + n - 1]!;
-  let start = 0;
-  for (let k = 0; k < i; k++) start = full.indexOf(parts[k]!, start) + parts[k]!.length;
-  const s = full.indexOf(first, start);
-  let end = s;
-  for (let k = i; k < i + n; k++) end = full.indexOf(parts[k]!, end) + parts[k]!.length;
-  return full.slice(s, end || s + lastPart.length).trim();
+  /** The page's address, whose domain names the site ("lastampa.it": "La Stampa"). */
+  url?: string | null;
 }
 
 /**
@@ -98,8 +55,8 @@ interface Candidate {
  * How alike (Dice coefficient of character bigrams of the punctuation-free keys) a visible <h1> must be to a
  * declared headline (JSON-LD, og/twitter, <title>) to count as this article's headline rather than a section
  * label, a logo or a teaser. Chosen by site-grouped cross-validation on mercury and fundus (`npm run eval`
- * prints it): 0.5 was chosen on four folds of five (0.7 on the other), held-out headline exact 0.888 against
- * 0.839 with the <h1> never preferred.
+ * prints it): 0.5 was chosen on four folds of five (0.7 on the other), held-out headline exact 0.902 against
+ * 0.846 with the <h1> never preferred (0.888 and 0.839 before the kicker, logo and site-address rules).
  */
 export const H1_MATCH = 0.5;
 
@@ -134,28 +91,41 @@ function similarity(a: string, b: string): number {
  * the social and search titles for other pages (a feed, a results list); the <h1> is what the article shows.
  */
 function visibleHeadline(
-  h1s: string[],
+  headings: Heading[],
   declared: string[],
+  seoTitle: string | null,
   threshold: number,
   ok: (h: string) => boolean,
 ): string | null {
-  if (threshold > 1 || declared.length === 0) return null;
-  const keys = declared.map(key);
+  const all = seoTitle ? [...declared, seoTitle] : declared;
+  if (threshold > 1 || all.length === 0) return null;
+  const keys = all.map(key);
   let best: string | null = null;
   let bestSim = threshold;
-  for (const h of h1s) {
+  for (const { text: h, parts } of headings) {
     if (!ok(h)) continue;
     const k = key(h);
     let sim = 0;
-    let text = h;
-    for (let i = 0; i < keys.length; i++) {
-      const d = keys[i]!;
-      const s = similarity(k, d);
-      if (s <= sim) continue;
-      sim = s;
-      // An <h1> that is a declared headline behind a kicker ("Kultur : Headline"): the headline proper.
-      text = d.length >= 20 && k !== d && k.endsWith(` ${d}`) ? declared[i]! : h;
+    let closest = -1;
+    for (let j = 0; j < keys.length; j++) {
+      const s = similarity(k, keys[j]!);
+      if (s > sim) [sim, closest] = [s, j];
     }
+    // An <h1> that is a declared headline behind a kicker set off by punctuation ("Kultur : Headline",
+    // "Club-Coach Name: …"): the headline proper. So when the <h1> is most like that headline, and when a
+    // headline declared for sharing (JSON-LD, og, twitter) is the <h1> without its kicker although JSON-LD or
+    // <title> repeats the <h1> whole; <title> alone is no evidence, its search wording often drops lead words.
+    // Without the punctuation the leading words are the headline's own ("The Band …" beside "Band …").
+    const proper = (j: number): boolean => {
+      const d = keys[j]!;
+      return d.length >= 20 && k !== d && k.endsWith(` ${d}`) && kickerBefore(h, d);
+    };
+    let i = closest >= 0 && proper(closest) ? closest : declared.findIndex((_, j) => proper(j));
+    // An <h1> whose markup sets a kicker or a subtitle apart from the headline, when a headline declared for
+    // sharing is the other parts and no source states the <h1> whole: the declared one.
+    if (i < 0 && parts.length > 1 && !keys.includes(k))
+      i = declared.findIndex((d) => isPartRun(key(d), parts));
+    const text = i >= 0 ? all[i]! : h;
     if (sim >= bestSim && (best === null || sim > bestSim)) {
       best = text;
       bestSim = sim;
@@ -164,21 +134,62 @@ function visibleHeadline(
   return best;
 }
 
+/** `d` is the key of the heading's first or last parts, not all of them (the others a kicker or a subtitle). */
+function isPartRun(d: string, parts: string[]): boolean {
+  if (d.length < 20) return false;
+  for (let n = 1; n < parts.length; n++) {
+    if (key(parts.slice(0, n).join(" ")) === d || key(parts.slice(parts.length - n).join(" ")) === d)
+      return true;
+  }
+  return false;
+}
+
+interface Heading {
+  text: string;
+  /** The heading's parts (kicker, headline, subtitle elements) in order; one when it has no inner markup. */
+  parts: string[];
+}
+
+/** Separator punctuation a removed kicker leaves at either end of a heading (": Headline"). */
+const LOOSE_SEPARATOR = /^[\s:|·•\-–—/]+|[\s:|·•\-–—/]+$/g;
+
+/** A heading as headingCandidates marks it: its text to show and its parts. */
+function readHeading(marked: string): Heading {
+  const parts = marked
+    .split(PART)
+    .map((p) => cleanInline(p).replace(LOOSE_SEPARATOR, ""))
+    .filter((p) => p.length > 0);
+  return { text: cleanInline(marked.replaceAll(PART, "")).replace(LOOSE_SEPARATOR, ""), parts };
+}
+
+/** `h` is a kicker, then punctuation ("-", ":", "|" …), then the text whose key is `rest`. */
+function kickerBefore(h: string, rest: string): boolean {
+  for (let i = 1; i < h.length; i++) {
+    if (key(h.slice(i)) !== rest) continue;
+    if (/[-:|–—·•»«/]\s*$/.test(h.slice(0, i))) return true;
+  }
+  return false;
+}
+
 export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {}): string | null {
   const w = opts.weights ?? HEADLINE_WEIGHTS;
-  const h1s = input.h1.map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
+  const headings = input.h1.map(readHeading).filter((h) => h.text.length > 0 && h.text.length < 400);
+  const h1s = headings.map((h) => h.text);
   const crumbs = (input.crumbH1 ?? []).map(cleanInline).filter((h) => h.length > 0 && h.length < 400);
   const raw = [input.jsonLd, input.jsonLdName, input.og, input.twitter, input.title]
     .map((x) => (x ? cleanInline(x) : ""))
     .filter(Boolean);
   const all = [...h1s, ...crumbs, ...raw];
+  const siteNames = [input.siteName, ...(input.logoH1 ?? [])].filter((n): n is string => !!n);
+  const host = hostName(input.url);
   const stripped = (x: string | null | undefined): string | null => {
     if (!x) return null;
     const self = cleanInline(x);
     return stripSiteName(
       x,
-      input.siteName,
+      siteNames,
       all.filter((o) => o !== self),
+      host,
     );
   };
   const site = input.siteName ? key(input.siteName) : null;
@@ -201,14 +212,16 @@ export function chooseHeadline(input: HeadlineInput, opts: HeadlineOptions = {})
   push(name && /\S\s+\S/.test(name) ? name : null, w.name);
   push(h1s.find(headingLike), w.h1, true);
   push(crumbs.find(headingLike), w.crumb);
-  push(stripped(input.twitter), w.twitter);
+  const twitter = stripped(input.twitter);
+  push(twitter, w.twitter);
+  const title = stripped(input.title);
   // <title> counts against a side only when the two declared headlines disagree; otherwise it breaks ties.
-  push(stripped(input.title), ld && og && ld.key !== og.key ? w.title : 0);
+  push(title, ld && og && ld.key !== og.key ? w.title : 0);
   if (cands.length === 0) return h1s[0] ?? null;
-  const declared = [ld?.text, og?.text, name, stripped(input.twitter), stripped(input.title)].filter(
+  const declared = [ld?.text, og?.text, name, twitter].filter(
     (d): d is string => typeof d === "string" && d.length > 0,
   );
-  const visible = visibleHeadline(h1s, declared, opts.h1Match ?? H1_MATCH, headingLike);
+  const visible = visibleHeadline(headings, declared, title || null, opts.h1Match ?? H1_MATCH, headingLike);
   if (visible !== null) return visible;
   // A candidate cut short (meta values truncated at a length or at a stray quote) votes for the full wording.
   for (const c of cands) {
@@ -268,63 +281,12 @@ function formOf(cands: Candidate[], k: string): string {
   return best![0];
 }
 
-const KICKER =
-  /(?:^|[-_ ])(?:kicker|overline|topline|dachzeile|eyebrow|roofline|supertitle|pretitle|spitzmarke|rubric)(?:$|[-_ ])/i;
-
-/** Heading text without kicker/overline parts and screen-reader-only separators. */
-function headingText(el: Element): string {
-  return textOf(el, { skip: isKickerOrHidden });
-}
-
-function isKickerOrHidden(e: Element): boolean {
-  const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
-  return (
-    KICKER.test(ci) || e.attribs["aria-hidden"] === "true" || /offscreen|sr-only|visually-hidden/i.test(ci)
-  );
-}
-
-const CRUMB = /breadcrumb/i;
-
-/**
- * The page's <h1> texts: those inside <article>/<main> first, then the rest in page order. An <h1> inside
- * <nav>, a list item or a breadcrumb trail is the trail's last entry (a copy of the page title), kept apart.
- */
-export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[] } {
-  const inside: string[] = [];
-  const outside: string[] = [];
-  const crumbH1: string[] = [];
-  for (const el of h1s) {
-    let inArticle = false;
-    let crumb = false;
-    let depth = 0;
-    for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
-      const e = p as Element;
-      depth++;
-      if (e.name === "article" || e.name === "main") inArticle = true;
-      // Only the heading's close surroundings: an unclosed <li> or <nav> far up can wrap a whole page.
-      else if (
-        !inArticle &&
-        depth <= 6 &&
-        (e.name === "nav" ||
-          e.name === "li" ||
-          CRUMB.test(e.attribs.class ?? "") ||
-          CRUMB.test(e.attribs.id ?? "") ||
-          CRUMB.test(e.attribs.itemtype ?? ""))
-      )
-        crumb = true;
-    }
-    const text = headingText(el);
-    if (crumb) crumbH1.push(text);
-    else (inArticle ? inside : outside).push(text);
-  }
-  return { h1: [...inside, ...outside], crumbH1 };
-}
-
 /** The page's headline candidates, as chooseHeadline reads them. */
 export function headlineInput(
   signals: PageSignals,
   article: JsonObject | null,
   siteName: string | null,
+  url: string | null = null,
 ): HeadlineInput {
   return {
     jsonLd: str(article?.headline) ?? metaValue(signals, "headline", "itemprop:headline"),
@@ -334,5 +296,6 @@ export function headlineInput(
     jsonLdName: str(article?.name) ?? null,
     title: signals.title,
     siteName,
+    url,
   };
 }

@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { parseHtml } from "../../../shared/extract/dom";
-import { chooseHeadline, headingCandidates, stripSiteName } from "../../../shared/extract/headline";
-import { collectSignals } from "../../../shared/extract/page-signals";
+import { extractArticle } from "../../../shared/extract/article";
+import { chooseHeadline } from "../../../shared/extract/headline";
 
 const base = { jsonLd: null, og: null, twitter: null, h1: [], title: null, siteName: null };
+
+/** The headline extractArticle reads from a small page: `head` in <head>, `body` in <body>. */
+const headlineOf = (
+  head: string,
+  body: string,
+  url = "https://news.example/sport/2026/05/31/story",
+): string | null =>
+  extractArticle({
+    html: `<!doctype html><html><head>${head}</head><body>${body}<p>${"Words of the story. ".repeat(30)}</p></body></html>`,
+    url,
+    now: new Date("2026-06-01T12:00:00Z"),
+  }).headline;
+const ld = (o: object): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
 
 describe("chooseHeadline", () => {
   it("takes the candidate the sources agree on", () => {
@@ -60,11 +72,114 @@ describe("chooseHeadline", () => {
     ).toBe("Guest of honour at the book fair: what do the Philippines read?");
   });
 
+  it("drops a kicker from the <h1> when a declared headline is the <h1> without it, whatever repeats the <h1>", () => {
+    // JSON-LD and <title> repeat the <h1> with its kicker ("Club-"); og:title states the headline proper.
+    expect(
+      headlineOf(
+        `<title>Club-Coach Smith: "Nothing left to lose" - Sportpaper</title>
+        <meta property="og:title" content='Coach Smith: "Nothing left to lose"'>
+        <meta property="og:site_name" content="Sportpaper">
+        ${ld({ "@type": "NewsArticle", headline: 'Club-Coach Smith: "Nothing left to lose"' })}`,
+        `<article><h1>Club-Coach Smith: "Nothing left to lose"</h1></article>`,
+      ),
+    ).toBe('Coach Smith: "Nothing left to lose"');
+    // Leading words without punctuation are the headline's own, and <title> alone (search wording) is no
+    // evidence of a kicker.
+    expect(
+      headlineOf(
+        `<title>The Doobie Brothers unite with their old singer for a tour – Musicpaper</title>
+        <meta property="og:site_name" content="Musicpaper">
+        <meta property="og:title" content="Doobie Brothers unite with their old singer for a tour">
+        ${ld({ "@type": "NewsArticle", headline: "The Doobie Brothers unite with their old singer for a tour" })}`,
+        `<h1>The Doobie Brothers unite with their old singer for a tour</h1>`,
+      ),
+    ).toBe("The Doobie Brothers unite with their old singer for a tour");
+    expect(
+      headlineOf(
+        `<title>The 10 most common mistakes developers make | Devblog</title>
+        <meta property="og:site_name" content="Devblog">
+        <meta property="og:title" content="Buggy code: The 10 most common mistakes developers make">`,
+        `<h1>Buggy code: The 10 most common mistakes developers make</h1>`,
+      ),
+    ).toBe("Buggy code: The 10 most common mistakes developers make");
+  });
+
+  it("reads the parts of an <h1>: no separator left by a dropped kicker, a subtitle part set apart", () => {
+    // A kicker in its own element, dropped by its class, leaves the colon element after it.
+    expect(
+      headlineOf(
+        `<meta property="og:title" content="MAG | Aviation takes off after the pandemic">
+        <meta property="og:site_name" content="MAG">`,
+        `<h1><span class="headline--topline">Orders boom</span> <span class="headline--colon">: </span>
+        <span class="headline--1">Aviation takes off after the pandemic</span></h1>`,
+      ),
+    ).toBe("Aviation takes off after the pandemic");
+    // A subtitle element inside the <h1> that no source states: the declared headline is the first part.
+    expect(
+      headlineOf(
+        `<title>Broadcaster ignores the protest in the city - blog.de</title>
+        <meta property="og:site_name" content="blog.de">
+        ${ld({ "@type": "NewsArticle", headline: "Broadcaster ignores the protest in the city" })}`,
+        `<h1><span class="entry-title-primary">Broadcaster ignores the protest in the city</span>
+        <span class="entry-subtitle">Why the licence-fee channel looked away</span></h1>`,
+      ),
+    ).toBe("Broadcaster ignores the protest in the city");
+    // When <title> states the <h1> whole, its second part is the headline's own.
+    expect(
+      headlineOf(
+        `<title>Comparing SSDs in a small PC：goodbye water cooling - PC USER</title>
+        <meta property="og:site_name" content="PC USER">
+        <meta property="og:title" content="Comparing SSDs in a small PC">`,
+        `<h1><span class="title__maintext">Comparing SSDs in a small PC</span><i class="title__delimiter">：</i><i class="title__subtitle">goodbye water cooling</i></h1>`,
+      ),
+    ).toBe("Comparing SSDs in a small PC：goodbye water cooling");
+  });
+
+  it("strips a site name that only the page's address states", () => {
+    const at = (title: string, url: string) => headlineOf(`<title>${title}</title>`, "", url);
+    expect(
+      at("Polar air reaches the south - La Stampa", "https://www.lastampa.it/cronaca/2020/02/19/x"),
+    ).toBe("Polar air reaches the south");
+    expect(at("Weekly report 14 - 20 January - SLF", "https://www.slf.ch/de/report")).toBe(
+      "Weekly report 14 - 20 January",
+    );
+    expect(at("BeginnersGuide/Download - Python Wiki", "https://wiki.python.org/moin/BeginnersGuide")).toBe(
+      "BeginnersGuide/Download",
+    );
+    // A part longer than the headline that mentions the site is the headline's own.
+    expect(at("Take care - comwrap at the fair 2018", "https://www.comwrap.com/blog/take-care")).toBe(
+      "Take care - comwrap at the fair 2018",
+    );
+  });
+
+  it("strips a site name joined without spaces when the page states the name (og:site_name or a logo <h1>)", () => {
+    // The site logo is an <h1> holding only an image; its alt text names the site.
+    expect(
+      headlineOf(
+        `<title>ツリーを描画できる「Treeviz」:devlog日誌</title>
+        <meta property="og:title" content="ツリーを描画できる「Treeviz」:devlog日誌">`,
+        `<div id="header"><h1><a href="/"><img src="/logo.png" alt="devlog日誌"></a></h1></div>`,
+      ),
+    ).toBe("ツリーを描画できる「Treeviz」");
+    expect(
+      headlineOf(
+        `<title>Harbour bridge reopens after repair｜Courier</title><meta property="og:site_name" content="Courier">`,
+        "",
+      ),
+    ).toBe("Harbour bridge reopens after repair");
+    // A hyphen joins words: "Loan-Rates: …" keeps its first word although the site is named "Loan".
+    expect(
+      headlineOf(
+        `<title>Loan-Rates: how to work out your costs</title><meta property="og:site_name" content="Loan">`,
+        "",
+      ),
+    ).toBe("Loan-Rates: how to work out your costs");
+  });
+
   it("strips the site name from <title> and og:title", () => {
     expect(chooseHeadline({ ...base, title: "Bridge reopens | The Courier", siteName: "The Courier" })).toBe(
       "Bridge reopens",
     );
-    expect(stripSiteName("The Courier - Bridge reopens", "The Courier", [])).toBe("Bridge reopens");
   });
 
   it("prefers the og:title that is the JSON-LD headline minus a kicker", () => {
@@ -146,17 +261,5 @@ describe("chooseHeadline", () => {
 
   it("returns null when there is nothing", () => {
     expect(chooseHeadline(base)).toBeNull();
-  });
-});
-
-describe("headingCandidates", () => {
-  it("keeps breadcrumb entries apart and puts the article's <h1> first", () => {
-    const html = `<html><body><h1>Site banner headline</h1>
-      <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1>Trail entry</h1></li></ol></nav>
-      <main><article><h1><span class="kicker">Kicker</span> The headline</h1><p>Text.</p></article></main>
-      </body></html>`;
-    const { h1, crumbH1 } = headingCandidates(collectSignals(parseHtml(html)).h1);
-    expect(h1.map((h) => h.trim())).toEqual(["The headline", "Site banner headline"]);
-    expect(crumbH1).toEqual(["Trail entry"]);
   });
 });
