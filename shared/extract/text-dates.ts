@@ -256,7 +256,7 @@ function nearest(text: string, all: DateMatch[], h1: number): DateMatch | undefi
   return best;
 }
 
-function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
+export function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
   const before = text.slice(Math.max(0, m.index - 40), m.index);
   return (
     /(?:published|posted|veröffentlicht|erschienen|publiziert|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad)\S*\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu.test(
