@@ -361,14 +361,16 @@ function headerOnce(input: DateInput): () => HeaderDate | null {
 const DAY_MS = 86_400_000;
 
 /**
- * The visible byline over structured data that disagrees with it: over a weak field (Dublin Core "date", an
- * unmarked <time>) on any other day, over a publication field when more than a day apart (a neighbouring
- * day is a timezone's difference, settled by statedLocalDay) unless the byline states an update.
+ * The visible byline over a date that disagrees with it: over a weak field (Dublin Core "date", an unmarked
+ * <time>) on any other day; over a date read from the running text, or a publication field more than a day
+ * away (a neighbouring day is a timezone's difference, settled by statedLocalDay), unless the byline
+ * states an update.
  */
 function bylineOver(primary: Candidate, shown: HeaderDate | null): Candidate {
-  if (!shown || shown.date.day === primary.date.day || primary.source === "text") return primary;
+  if (!shown || shown.date.day === primary.date.day) return primary;
   const apart = Math.abs(Date.parse(shown.date.day) - Date.parse(primary.date.day));
-  if (primary.weak || (apart > DAY_MS && !shown.update)) return { date: shown.date, source: "text" };
+  const disagrees = primary.source === "text" || apart > DAY_MS;
+  if (primary.weak || (disagrees && !shown.update)) return { date: shown.date, source: "text" };
   return primary;
 }
 

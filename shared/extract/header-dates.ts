@@ -4,7 +4,8 @@
  * comments, sidebars or the site's own header elsewhere on the page, and only from short pieces (a
  * byline, a dateline), not from running text, captions or hidden and modification-marked elements. A date
  * labelled as the publication ("Published", "Erschienen am", …) comes first, then the nearest below the
- * headline (a byline, or its "Stand:" line), then the nearest above it.
+ * headline, then the nearest above it in the headline's own block; an update ("Stand:", "mis à jour le …")
+ * says so.
  */
 import { type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
@@ -102,6 +103,8 @@ interface Piece {
   /** Text offset of the piece in the region; the headline's is `h`. */
   at: number;
   text: string;
+  /** In the headline's parent: above the headline, only such a piece is the header's (a kicker, a dateline). */
+  beside: boolean;
 }
 
 /** Characters of the first paragraph after the headline read for a dateline at its start ("Berlin, 3. May –"). */
@@ -134,7 +137,7 @@ function piecesOf(region: Element, headline: Element): { pieces: Piece[]; h: num
     const t = holdsHeadline.has(n) ? "" : textOf(n, { after: " ", limit: SHORT, skip });
     if (!holdsHeadline.has(n) && t.length <= SHORT) {
       // Pieces without a digit are kept as the next one's label.
-      if (t.trim() !== "") pieces.push({ at: offset, text: t });
+      if (t.trim() !== "") pieces.push({ at: offset, text: t, beside: within(n, headline.parent) });
       offset += t.length;
       return;
     }
@@ -193,25 +196,22 @@ export function headerDate(input: HeaderInput): HeaderDate | null {
   const { pieces, h } = piecesOf(region, headline);
   if (h < 0) return null;
   let labelled: HeaderDate | null = null;
-  let after: HeaderDate | null = null;
-  let before: HeaderDate | null = null;
+  let below: HeaderDate | null = null;
+  let above: HeaderDate | null = null;
   let previous = "";
   for (const p of pieces) {
-    if ((p.at < h ? h - p.at <= BEFORE : p.at - h <= AFTER) && /\d/.test(p.text)) {
+    if ((p.at < h ? p.beside && h - p.at <= BEFORE : p.at - h <= AFTER) && /\d/.test(p.text)) {
       // The label may be the previous piece ("Erschienen am:" in its own <span>).
       const text = `${previous} ${p.text}`;
       for (const m of scanDates(text, 5, { dayFirst: input.dayFirst })) {
         if (m.index < previous.length + 1 || isFuture(m.date, input.now)) continue;
         if (isIntroducedAsPublished(text, m)) labelled ??= { date: m.date, update: false };
-        else {
-          const found = { date: m.date, update: UPDATE_MARK.test(text) };
-          if (p.at > h) after ??= found;
-          // The last one before the headline is the nearest.
-          else before = found;
-        }
+        else if (p.at > h) below ??= { date: m.date, update: UPDATE_MARK.test(text) };
+        // The last one above the headline is the nearest.
+        else above = { date: m.date, update: UPDATE_MARK.test(text) };
       }
     }
     previous = p.text;
   }
-  return labelled ?? after ?? before;
+  return labelled ?? below ?? above;
 }

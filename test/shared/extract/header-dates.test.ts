@@ -50,6 +50,14 @@ describe("headerDate: the date the article's header shows", () => {
     expect(header(body)).toBe("2021-10-13");
   });
 
+  it("reads above the headline only in the headline's own block (a kicker), not a teaser list before it", () => {
+    const teasers = `<ul><li><a href="/a">Other story, 04.05.2020</a></li></ul>`;
+    expect(header(`<div>${teasers}<div><h1>${HEADLINE}</h1></div></div>`)).toBeNull();
+    expect(
+      header(`<div>${teasers}<div><span>Politik · 03.05.2020</span><h1>${HEADLINE}</h1></div></div>`),
+    ).toBe("2020-05-03");
+  });
+
   it("finds the headline in an <h2> when the <h1> is the site's name", () => {
     const body = `<header><h1>The Daily Site Name</h1><span class="date">Tue, 14 Jan 2020</span></header>
       <nav><a href="/">Home</a></nav><section><div><h2>${HEADLINE}</h2><p>News24<br>13 Jan 2020, 22:11</p></div></section>`;
@@ -80,6 +88,16 @@ describe("the visible byline over structured data that disagrees with it", () =>
       `<p>2019.03.26 lastupdate</p>`,
     );
     expect(x.published_day).toBe("2019-03-08");
+  });
+
+  it("beats the first date of the text (the site header's) on a page whose headline is an <h2>", () => {
+    const x = extractArticle({
+      html: `<html><head><title>${HEADLINE}</title></head><body><header><a href="/">The Daily Site</a><span class="date">Tue, 14 Jan 2020</span></header>
+        <section><h2>${HEADLINE}</h2><p>News24<br>13 Jan 2020, 22:11</p><div><p>${para}</p><p>${para}</p></div></section></body></html>`,
+      url: "https://news.example.org/news/263700449/story",
+      now: NOW,
+    });
+    expect(x.published_day).toBe("2020-01-13");
   });
 
   it("leaves a neighbouring day to the timezone rule", () => {
