@@ -12,6 +12,7 @@ import { localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
+import { listedTimes } from "./time-lists";
 
 export interface DateResult {
   published_at: string | null;
@@ -184,14 +185,19 @@ function collectPublished(input: DateInput): Candidate[] {
       push(raw, "microdata");
     }
   }
-  // <time>: marked as published, or inside the <article>; others (comments, teasers) are weak evidence.
+  // <time>: marked as published, or inside the <article> and not an item of a list (comments, teasers);
+  // others are weak evidence.
   const times = s.times.filter((t) => !isModifiedMarker(t));
+  const listed = listedTimes(times);
   for (const t of [
     ...times.filter(isPublishedMarker),
     // An <abbr> counts only marked as the published date (hAtom's abbr.published) or carrying a machine
     // timestamp (data-utime): unmarked ones are lists of dates.
     ...times.filter(
-      (t) => (t.name === "time" || t.attribs["data-utime"] !== undefined) && hasAncestorNamed(t, "article"),
+      (t) =>
+        (t.name === "time" || t.attribs["data-utime"] !== undefined) &&
+        !listed.has(t) &&
+        hasAncestorNamed(t, "article"),
     ),
   ]) {
     const d = timeElementDate(t);
@@ -256,8 +262,9 @@ function embeddedAround(html: string, stem: string): StatedDate | null {
 }
 
 function firstTimeElement(s: PageSignals): StatedDate | null {
+  const listed = listedTimes(s.times);
   for (const t of s.times) {
-    if (isModifiedMarker(t) || t.name !== "time") continue;
+    if (isModifiedMarker(t) || t.name !== "time" || listed.has(t)) continue;
     const d = timeElementDate(t);
     if (d) return d;
   }

@@ -53,7 +53,12 @@ function hasAncestorNamed(el: Element, name: string): boolean {
   return false;
 }
 
-const norm = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase();
+/** Letters and digits only: a headline's dashes, quotes and spacing vary between its copies. */
+const norm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /** The first <h2>/<h3> whose text is the headline (pages that set their headline below a site-name <h1>). */
 function headingOf(root: AnyNode, headline: string): Element | null {
