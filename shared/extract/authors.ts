@@ -2,9 +2,9 @@
  * The article's authors, names only. Three kinds of evidence, in order: the article's structured data
  * (JSON-LD author/creator, people referenced by @id resolved through the page's @graph), author meta tags
  * (author, article:author, parsely-author, dc.creator, sailthru.author, byl, Parse.ly page JSON), and byline
- * markup (rel="author", itemprop="author", a class/id naming a byline or author) nearest the headline. An
- * author that is the publication itself (an Organization, or the site's own name) is kept only when no
- * source names a person: a byline names people, the masthead is not one.
+ * markup (rel="author", itemprop="author", a class/id naming a byline, author or writer, a link to an author's
+ * page) nearest the headline. An author that is the publication itself (an Organization, or the site's own
+ * name) is kept only when no source names a person: a byline names people, the masthead is not one.
  */
 import { getDomain } from "tldts";
 import { scanDates } from "./date-parse";

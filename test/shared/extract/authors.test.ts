@@ -120,3 +120,19 @@ describe("an account name in a meta tag", () => {
     expect(authorsOf(html)).toEqual(["janeroe"]);
   });
 });
+
+describe("byline markup that names no byline class", () => {
+  it("reads a link to the author's page (/author/<slug>) as the byline", () => {
+    const html = `<html><body><article><h1>Concussion Payments Can Begin</h1>
+      <div class="story__info"><span class="story__info__item">By <a href="/author/kathy-wise"> Kathy Wise </a></span>
+      <span class="story__info__item">Published in <a href="/magazine/">the magazine</a></span></div>
+      <p>Body text.</p></article></body></html>`;
+    expect(authorsOf(html, { headline: "Concussion Payments Can Begin" })).toEqual(["Kathy Wise"]);
+  });
+
+  it("reads a class naming the writer", () => {
+    const html = `<html><body><div class="leaf-headline"><h1>アップルのニュース</h1><div class="leaf-headline-inner">
+      <span class="writer">松村太郎</span><span class="date">2019年04月13日</span></div></div></body></html>`;
+    expect(authorsOf(html, { headline: "アップルのニュース" })).toEqual(["松村太郎"]);
+  });
+});
