@@ -9,6 +9,7 @@
 import { getDomain } from "tldts";
 import { scanDates } from "./date-parse";
 import { type AnyNode, type Element, rawText } from "./dom";
+import { listItems } from "./list-items";
 import type { PageSignals } from "./page-signals";
 import { type JsonObject, names, typesOf } from "./structured-data";
 import { cleanInline } from "./text";
@@ -190,16 +191,30 @@ function offSiteLinkTexts(el: Element, site: string | null, out: string[] = [], 
   return out;
 }
 
+/** The itemprop=name element below a byline element (a <meta>/<link> states it in content/value). */
+function microdataName(el: Element, depth = 0): Element | null {
+  for (const c of el.children) {
+    if (c.type !== "tag") continue;
+    const e = c as Element;
+    if (e.attribs.itemprop === "name") return e;
+    if (depth < 3) {
+      const below = microdataName(e, depth + 1);
+      if (below) return below;
+    }
+  }
+  return null;
+}
+
 /**
- * Names in one byline element: its itemprop=name child first, else its text without off-site link texts.
+ * Names in one byline element: its itemprop=name descendant first, else its text without off-site link texts.
  * Text in a plain byline box must be capitalised where the script has case; microdata and rel=author are
  * declared, so taken as written ("dpa").
  */
 function bylineNames(el: Element, site: string | null): string[] {
-  const nameEl = el.children.find(
-    (c): c is Element => c.type === "tag" && (c as Element).attribs.itemprop === "name",
+  const nameEl = microdataName(el);
+  let text = cleanInline(
+    nameEl ? (nameEl.attribs.content ?? nameEl.attribs.value ?? rawText(nameEl)) : rawText(el),
   );
-  let text = cleanInline(rawText(nameEl ?? el));
   if (text.length > 300) return [];
   for (const t of offSiteLinkTexts(el, site)) text = text.replace(t, " ");
   const declared = /author|creator/i.test(`${el.attribs.itemprop ?? ""} ${el.attribs.rel ?? ""}`);
@@ -218,10 +233,12 @@ function fromMarkup(
   isSite: (name: string) => boolean,
 ): string[] {
   const h1 = headlineAt(s, headline);
+  // Teasers' and comments' bylines repeat one structure; the article's stands alone.
+  const listed = listItems(s.bylines);
   const cands: { el: Element; at: number; names: string[] }[] = [];
   s.bylines.forEach((el, i) => {
     const at = s.bylineAt[i]!;
-    if ((h1 < 0 || Math.abs(at - h1) <= BYLINE_REACH) && !outsideArticle(el))
+    if ((h1 < 0 || Math.abs(at - h1) <= BYLINE_REACH) && !outsideArticle(el) && !listed.has(el))
       cands.push({ el, at, names: bylineNames(el, site).filter((n) => !isSite(n)) });
   });
   const withNames = cands.filter((c) => c.names.length > 0);

@@ -8,11 +8,11 @@ import type { DateFlag, PublishedAtSource } from "../records";
 import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
 import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
 import { type HeaderDate, headerDate } from "./header-dates";
+import { listItems } from "./list-items";
 import { localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
-import { listedTimes } from "./time-lists";
 
 export interface DateResult {
   published_at: string | null;
@@ -188,7 +188,7 @@ function collectPublished(input: DateInput): Candidate[] {
   // <time>: marked as published, or inside the <article> and not an item of a list (comments, teasers);
   // others are weak evidence.
   const times = s.times.filter((t) => !isModifiedMarker(t));
-  const listed = listedTimes(times);
+  const listed = listItems(times);
   for (const t of [
     ...times.filter(isPublishedMarker),
     // An <abbr> counts only marked as the published date (hAtom's abbr.published) or carrying a machine
@@ -262,7 +262,7 @@ function embeddedAround(html: string, stem: string): StatedDate | null {
 }
 
 function firstTimeElement(s: PageSignals): StatedDate | null {
-  const listed = listedTimes(s.times);
+  const listed = listItems(s.times);
   for (const t of s.times) {
     if (isModifiedMarker(t) || t.name !== "time" || listed.has(t)) continue;
     const d = timeElementDate(t);

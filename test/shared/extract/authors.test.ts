@@ -130,9 +130,34 @@ describe("byline markup that names no byline class", () => {
     expect(authorsOf(html, { headline: "Concussion Payments Can Begin" })).toEqual(["Kathy Wise"]);
   });
 
+  it("reads a microdata author's name from a <link>/<meta> content below it", () => {
+    const html = `<html><body><h1>Keynote of the conference</h1><div><span itemprop="author" itemscope itemtype="http://schema.org/Person"><link itemprop="url" href="/user/Confreaks"><link itemprop="name" content="Confreaks"></span></div></body></html>`;
+    expect(authorsOf(html, { headline: "Keynote of the conference" })).toEqual(["Confreaks"]);
+  });
+
   it("reads a class naming the writer", () => {
     const html = `<html><body><div class="leaf-headline"><h1>アップルのニュース</h1><div class="leaf-headline-inner">
       <span class="writer">松村太郎</span><span class="date">2019年04月13日</span></div></div></body></html>`;
     expect(authorsOf(html, { headline: "アップルのニュース" })).toEqual(["松村太郎"]);
+  });
+});
+
+describe("bylines of lists", () => {
+  const teaser = (name: string) =>
+    `<li><div class="content"><div class="headline">Another story</div><div class="byline"><span>By</span> <span>${name}</span></div></div></li>`;
+
+  it("skips teasers' bylines, which repeat one structure, for the article's own", () => {
+    const html = `<html><body><h1>How the story ended</h1><ul>${teaser("Ed Kilgore")}${teaser("Ed Kilgore")}</ul>
+      <div class="authors"><span>By</span> <span itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/people/gabriel-sherman/"><span>Gabriel Sherman</span><meta itemprop="name" content="Gabriel Sherman"></a></span></div></body></html>`;
+    expect(authorsOf(html, { headline: "The revenge" })).toEqual(["Gabriel Sherman"]);
+  });
+
+  it("keeps several authors' links side by side in one byline", () => {
+    const html = `<html><body><article><h1>Three reporters on one story</h1><div class="byline">By <a href="/author/ann-lee">Ann Lee</a>, <a href="/author/bo-ma">Bo Ma</a> and <a href="/author/cy-ng">Cy Ng</a></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Three reporters on one story" })).toEqual([
+      "Ann Lee",
+      "Bo Ma",
+      "Cy Ng",
+    ]);
   });
 });

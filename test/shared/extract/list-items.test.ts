@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
+import { listItems } from "../../../shared/extract/list-items";
 import { collectSignals } from "../../../shared/extract/page-signals";
-import { listedTimes } from "../../../shared/extract/time-lists";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
 const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
@@ -11,13 +11,13 @@ const para = "This paragraph is body text of the article, long enough to read as
 const comment = (iso: string) =>
   `<div class="comment"><div class="comment-middle"><time datetime="${iso}">${iso.slice(11, 16)}</time><p>Nice.</p></div></div>`;
 
-describe("listedTimes: <time>s that are items of a list", () => {
+describe("listItems: elements that are items of a list", () => {
   it("marks the <time>s whose structure repeats, not the byline's", () => {
     const root = parseHtml(
       `<article><p class="byline"><time datetime="2020-09-20">20.09.2020</time></p>${comment("2020-09-23T18:19:06+02:00")}${comment("2020-09-26T10:40:52+02:00")}</article>`,
     );
     const times = collectSignals(root).times;
-    const listed = listedTimes(times);
+    const listed = listItems(times);
     expect(times.map((t) => listed.has(t))).toEqual([false, true, true]);
   });
 
