@@ -7,6 +7,7 @@
  * headline, then the nearest above it in the headline's own block; an update ("Stand:", "mis à jour le …")
  * says so.
  */
+import { UPDATE_MARK } from "./date-labels";
 import { type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
 import type { PageSignals } from "./page-signals";
@@ -173,13 +174,6 @@ function bodyStart(el: Element): "body" | "paragraph" | null {
     if (c.type === "text") own += (c as unknown as { data: string }).data.trim().length;
   return own >= 80 ? "paragraph" : null;
 }
-
-/**
- * A piece that names an update ("Updated", "2019.03.26 lastupdate", "Stand:"), before or after its date: the
- * same generic words as text-dates.ts's, in the languages read there.
- */
-const UPDATE_MARK =
-  /update|modif|aktualisiert|geändert|(?<!\p{L})stand(?!\p{L})|mis à jour|actualiz|aggiornat|bijgewerkt/iu;
 
 export interface HeaderDate {
   date: StatedDate;
