@@ -58,6 +58,12 @@ describe("headerDate: the date the article's header shows", () => {
     ).toBe("2020-05-03");
   });
 
+  it("finds the headline's <h2> whatever its dashes and quotes", () => {
+    const body = `<div class="page"><div class="top"><div class="page-header"><h2>Kolumne: Queer Royal - Über „Dragqueens“</h2></div>
+      <div class="intro"><p><span class="datum">31. Oktober 2023.</span> ${para}</p></div></div></div>`;
+    expect(header(body, 'Kolumne: Queer Royal – Über "Dragqueens"')).toBe("2023-10-31");
+  });
+
   it("finds the headline in an <h2> when the <h1> is the site's name", () => {
     const body = `<header><h1>The Daily Site Name</h1><span class="date">Tue, 14 Jan 2020</span></header>
       <nav><a href="/">Home</a></nav><section><div><h2>${HEADLINE}</h2><p>News24<br>13 Jan 2020, 22:11</p></div></section>`;
