@@ -131,10 +131,12 @@ function piecesOf(region: Element, headline: Element): { pieces: Piece[]; h: num
   const visit = (n: AnyNode): void => {
     if (offset > bodyAt || (h >= 0 && offset > h + AFTER)) return;
     if (n.type === "text") {
-      offset += (n as unknown as { data: string }).data.length;
+      if (h >= 0 || within(n, headline.parent)) offset += (n as unknown as { data: string }).data.length;
       return;
     }
     if (!isElement(n) || n.type !== "tag" || skip(n)) return;
+    // Above the headline only its own block is read: the rest before it need not be walked.
+    if (h < 0 && !holdsHeadline.has(n) && !within(n, headline.parent)) return;
     if (n === headline) {
       h = offset;
       offset += textOf(n).length;
