@@ -156,11 +156,15 @@ function headlineAt(s: PageSignals, headline: string | null): number {
   return s.h1At[0] ?? -1;
 }
 
-/** Inside comments, navigation or an aside: a commenter's or a teaser's byline. */
+/**
+ * Inside comments, navigation or an aside: a commenter's or a teaser's byline. A declared author
+ * (itemprop=author) in a <nav> is the article's: some pages mark up their byline bar as navigation.
+ */
 function outsideArticle(el: Element): boolean {
+  const declared = /author/i.test(el.attribs.itemprop ?? "");
   for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
     const e = p as Element;
-    if (e.name === "nav" || e.name === "aside") return true;
+    if ((e.name === "nav" && !declared) || e.name === "aside") return true;
     if (/comment/i.test(`${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`)) return true;
   }
   return false;

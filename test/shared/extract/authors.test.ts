@@ -135,6 +135,19 @@ describe("byline markup that names no byline class", () => {
     expect(authorsOf(html, { headline: "Keynote of the conference" })).toEqual(["Confreaks"]);
   });
 
+  it("reads a declared author in a byline bar marked up as navigation, not a plain name there", () => {
+    const bar = (inner: string) =>
+      `<html><body><div class="hd"><h1>Trump talks retaliation</h1></div><nav class="post-by"><span>Edited by <a href="/topic/swati-bhasin">${inner}</a></span></nav></body></html>`;
+    expect(
+      authorsOf(bar(`<span itemprop="author" itemscope><span itemprop="name">Swati Bhasin</span></span>`), {
+        headline: "Trump talks retaliation",
+      }),
+    ).toEqual(["Swati Bhasin"]);
+    expect(
+      authorsOf(bar(`<span class="author">Swati Bhasin</span>`), { headline: "Trump talks retaliation" }),
+    ).toEqual([]);
+  });
+
   it("reads a class naming the writer", () => {
     const html = `<html><body><div class="leaf-headline"><h1>アップルのニュース</h1><div class="leaf-headline-inner">
       <span class="writer">松村太郎</span><span class="date">2019年04月13日</span></div></div></body></html>`;
