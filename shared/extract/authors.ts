@@ -256,7 +256,18 @@ function fromMarkup(
   const group = named.filter(
     (c) => c === anchor || (box && contains(box as Element, c.el) && Math.abs(c.at - anchor.at) <= 12),
   );
-  return group.flatMap((c) => c.names);
+  // Where the group links its names, the links are the names: the box's other text is a role, a bio or a
+  // flyout ("News & Culture Writer", "View author archive" after the name's own link to the same page).
+  const links = group.filter((c) => c.el.name === "a" && c.el.attribs.href);
+  if (links.length === 0) return group.flatMap((c) => c.names);
+  const hrefs = new Set<string>();
+  return links.flatMap((c) => {
+    const href = c.el.attribs.href!.replace(/[?#].*$/, "").replace(/\/$/, "");
+    // The same author page, or a page under it (its feed).
+    if ([...hrefs].some((h) => href === h || href.startsWith(`${h}/`))) return [];
+    hrefs.add(href);
+    return c.names;
+  });
 }
 
 /** Visible byline text in a cased script names people with capitals ("capital", "15 min" are not names). */
@@ -295,8 +306,15 @@ function hostLabels(url: string): string[] {
   }
 }
 
+/** The holder a copyright meta tag names ("Copyright (c) Condé Nast 2022"): the publisher, not a byline. */
+function copyrightHolder(s: PageSignals): string {
+  const raw = s.meta.get("copyright")?.[0] ?? "";
+  return raw.replace(/copyright|\(c\)|©|\d{4}|all rights reserved/giu, " ").trim();
+}
+
 export function extractAuthors(input: AuthorInput): string[] {
-  const sites = new Set([...input.siteNames, ...hostLabels(input.url)].map(key).filter((k) => k.length >= 3));
+  const names = [...input.siteNames, ...hostLabels(input.url), copyrightHolder(input.signals)];
+  const sites = new Set(names.map(key).filter((k) => k.length >= 3));
   const isSite = (n: string): boolean => {
     const k = key(n);
     return sites.has(k) || [...sites].some((s) => s.length >= 4 && (k.includes(s) || s.includes(k)));

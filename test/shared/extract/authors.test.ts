@@ -174,3 +174,20 @@ describe("bylines of lists", () => {
     ]);
   });
 });
+
+describe("names only from an author box", () => {
+  it("takes the linked names, not the role, bio or flyout links beside them", () => {
+    const html = `<html><body><article><h1>Giuliani withdraws</h1><div class="byline">
+      <span class="author vcard"><a class="author url fn" href="/author/andrew-husband/">Andrew Husband</a></span>
+      <span class="author-title">News &amp; Culture Writer</span>
+      <div class="author-flyout"><a class="author-flyout-link" href="/author/andrew-husband/">View author archive</a>
+      <a class="author-flyout-link" href="/author/andrew-husband/feed/">Get author RSS feed</a></div></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Giuliani withdraws" })).toEqual(["Andrew Husband"]);
+  });
+
+  it("drops an author meta that is the copyright holder (the publisher)", () => {
+    const html = `<html><head><meta name="author" content="Condé Nast"><meta name="author" content="Larry Fitzmaurice">
+      <meta name="copyright" content="Copyright (c) Condé Nast 2022"></head><body><h1>Album review</h1></body></html>`;
+    expect(authorsOf(html, { headline: "Album review" })).toEqual(["Larry Fitzmaurice"]);
+  });
+});
