@@ -1,10 +1,18 @@
 /**
- * Dates found in sitemaps and feeds (W3C datetime, RFC 822 with its many real-world variants). They are
+ * Dates found in sitemaps and feeds (W3C datetime, RFC 822 with its many real-world variants), in the digits,
+ * month names and Solar Hijri calendar of the page-date tables (shared/dates). They are
  * hints and filters, never a guess: a date without a timezone is kept only for filtering, with its
  * uncertainty, and is not reported as an instant.
  */
 
 import { MONTHS, ZONE_OFFSETS } from "../dates/date-tables";
+import { asciiDigits } from "../dates/digits";
+import {
+  isSolarHijriYear,
+  PERSIAN_DATE_RE,
+  persianMonth,
+  solarHijriToGregorian,
+} from "../dates/persian-calendar";
 
 export interface HintDate {
   /** Milliseconds since the epoch, reading a missing timezone as UTC. */
@@ -61,6 +69,13 @@ function build(
   precision: HintDate["precision"],
 ): HintDate | null {
   if (mo < 0 || mo > 11 || d < 1 || d > 31 || h > 24 || mi > 59 || s > 60) return null;
+  // A Solar Hijri year (1300–1410, Iranian and Afghan feeds) is read as its Gregorian day, as on pages.
+  if (isSolarHijriYear(y)) {
+    const g = solarHijriToGregorian(y, mo + 1, d);
+    if (!g) return null;
+    ({ y, d } = g);
+    mo = g.m - 1;
+  }
   if (y < 1970 || y > 2200) return null;
   const ms = Date.UTC(y, mo, d, h, mi, s, frac ? Math.round(Number(`0.${frac}`) * 1000) : 0);
   if (!Number.isFinite(ms) || new Date(ms).getUTCDate() !== d) return null;
@@ -69,28 +84,44 @@ function build(
 
 export function parseHintDate(raw: unknown): HintDate | null {
   if (typeof raw !== "string" && typeof raw !== "number") return null;
-  const s = String(raw).trim();
+  // Arabic-Indic and Persian digits as ASCII (the page parser's table).
+  const s = asciiDigits(String(raw).trim());
   if (!s || s.length > 100) return null;
 
-  // W3C datetime / ISO 8601 (sitemaps, Atom, JSON Feed, dc:date).
+  // W3C datetime / ISO 8601 (sitemaps, Atom, JSON Feed, dc:date), and the slashed form Persian feeds write.
   const iso =
-    /^(\d{4})-0?(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    /^(\d{4})([-/])0?(\d{2})\2(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
       s,
     );
   if (iso) {
-    const [, y, mo, d, h, mi, sec, frac, zone] = iso;
+    const [, y, , mo, d, h, mi, sec, frac, zone] = iso;
     if (h === undefined) return build(+y!, +mo! - 1, +d!, 0, 0, 0, undefined, null, "day");
     const off = zone ? offsetMinutes(zone) : null;
     if (Number.isNaN(off)) return null;
     return build(+y!, +mo! - 1, +d!, +h, +mi!, +(sec ?? 0), frac, off, "local");
   }
 
-  return parseRfc822(s) ?? parseMonthFirst(s);
+  return parseRfc822(s) ?? parseMonthFirst(s) ?? parsePersian(s);
 }
 
-/** Month 0–11 of an English name or its three-letter start, -1 when unknown. */
+/** Month 0–11 of a name in the page tables (any language there) or its three-letter start, -1 when unknown. */
 function monthIndex(name: string): number {
-  return (MONTHS[name.slice(0, 3).toLowerCase()] ?? 0) - 1;
+  const n = name.toLowerCase();
+  return (MONTHS[n] ?? MONTHS[n.slice(0, 3)] ?? 0) - 1;
+}
+
+/** "12 آذر 1403 10:30": a Persian month name, then an optional time and zone. */
+function parsePersian(s: string): HintDate | null {
+  const m = PERSIAN_DATE_RE.exec(s);
+  if (!m) return null;
+  const y = Number(m[3]);
+  const mo = persianMonth(m[2]!);
+  if (!isSolarHijriYear(y) || mo === null) return null;
+  const t = /^[\s,،-]*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(.*)$/u.exec(s.slice(m.index + m[0].length));
+  if (!t) return build(y, mo - 1, Number(m[1]), 0, 0, 0, undefined, null, "day");
+  const off = zoneOf(t[4]);
+  if (Number.isNaN(off)) return null;
+  return build(y, mo - 1, Number(m[1]), +t[1]!, +t[2]!, +(t[3] ?? 0), undefined, off, "local");
 }
 
 function fullYear(raw: string): number {
@@ -109,7 +140,7 @@ function zoneOf(raw: string | undefined): number | null {
  */
 function parseRfc822(s: string): HintDate | null {
   const m =
-    /^(?:[a-z]{2,9}\.?\s*,?\s*)?(\d{1,2})[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{4}|\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(.*)$/i.exec(
+    /^(?:\p{L}{2,9}\.?\s*[,،]?\s*)?(\d{1,2})[\s-]+(\p{L}{3,9})\.?,?[\s-]+(\d{4}|\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(.*)$/iu.exec(
       s,
     );
   if (!m) return null;

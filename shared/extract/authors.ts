@@ -2,13 +2,14 @@
  * The article's authors, names only. Three kinds of evidence, in order: the article's structured data
  * (JSON-LD author/creator, people referenced by @id resolved through the page's @graph), author meta tags
  * (author, article:author, parsely-author, dc.creator, sailthru.author, byl, Parse.ly page JSON), and byline
- * markup (rel="author", itemprop="author", a class/id naming a byline or author) nearest the headline. An
- * author that is the publication itself (an Organization, or the site's own name) is kept only when no
- * source names a person: a byline names people, the masthead is not one.
+ * markup (rel="author", itemprop="author", a class/id naming a byline, author or writer, a link to an author's
+ * page) nearest the headline. An author that is the publication itself (an Organization, or the site's own
+ * name) is kept only when no source names a person: a byline names people, the masthead is not one.
  */
 import { getDomain } from "tldts";
 import { scanDates } from "./date-parse";
 import { type AnyNode, type Element, rawText } from "./dom";
+import { listItems } from "./list-items";
 import type { PageSignals } from "./page-signals";
 import { type JsonObject, names, typesOf } from "./structured-data";
 import { cleanInline } from "./text";
@@ -155,11 +156,15 @@ function headlineAt(s: PageSignals, headline: string | null): number {
   return s.h1At[0] ?? -1;
 }
 
-/** Inside comments, navigation or an aside: a commenter's or a teaser's byline. */
+/**
+ * Inside comments, navigation or an aside: a commenter's or a teaser's byline. A declared author
+ * (itemprop=author) in a <nav> is the article's: some pages mark up their byline bar as navigation.
+ */
 function outsideArticle(el: Element): boolean {
+  const declared = /author/i.test(el.attribs.itemprop ?? "");
   for (let p = el.parent; p && p.type === "tag"; p = p.parent) {
     const e = p as Element;
-    if (e.name === "nav" || e.name === "aside") return true;
+    if ((e.name === "nav" && !declared) || e.name === "aside") return true;
     if (/comment/i.test(`${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`)) return true;
   }
   return false;
@@ -190,16 +195,30 @@ function offSiteLinkTexts(el: Element, site: string | null, out: string[] = [], 
   return out;
 }
 
+/** The itemprop=name element below a byline element (a <meta>/<link> states it in content/value). */
+function microdataName(el: Element, depth = 0): Element | null {
+  for (const c of el.children) {
+    if (c.type !== "tag") continue;
+    const e = c as Element;
+    if (e.attribs.itemprop === "name") return e;
+    if (depth < 3) {
+      const below = microdataName(e, depth + 1);
+      if (below) return below;
+    }
+  }
+  return null;
+}
+
 /**
- * Names in one byline element: its itemprop=name child first, else its text without off-site link texts.
+ * Names in one byline element: its itemprop=name descendant first, else its text without off-site link texts.
  * Text in a plain byline box must be capitalised where the script has case; microdata and rel=author are
  * declared, so taken as written ("dpa").
  */
 function bylineNames(el: Element, site: string | null): string[] {
-  const nameEl = el.children.find(
-    (c): c is Element => c.type === "tag" && (c as Element).attribs.itemprop === "name",
+  const nameEl = microdataName(el);
+  let text = cleanInline(
+    nameEl ? (nameEl.attribs.content ?? nameEl.attribs.value ?? rawText(nameEl)) : rawText(el),
   );
-  let text = cleanInline(rawText(nameEl ?? el));
   if (text.length > 300) return [];
   for (const t of offSiteLinkTexts(el, site)) text = text.replace(t, " ");
   const declared = /author|creator/i.test(`${el.attribs.itemprop ?? ""} ${el.attribs.rel ?? ""}`);
@@ -218,10 +237,12 @@ function fromMarkup(
   isSite: (name: string) => boolean,
 ): string[] {
   const h1 = headlineAt(s, headline);
+  // Teasers' and comments' bylines repeat one structure; the article's stands alone.
+  const listed = listItems(s.bylines);
   const cands: { el: Element; at: number; names: string[] }[] = [];
   s.bylines.forEach((el, i) => {
     const at = s.bylineAt[i]!;
-    if ((h1 < 0 || Math.abs(at - h1) <= BYLINE_REACH) && !outsideArticle(el))
+    if ((h1 < 0 || Math.abs(at - h1) <= BYLINE_REACH) && !outsideArticle(el) && !listed.has(el))
       cands.push({ el, at, names: bylineNames(el, site).filter((n) => !isSite(n)) });
   });
   const withNames = cands.filter((c) => c.names.length > 0);
@@ -235,7 +256,18 @@ function fromMarkup(
   const group = named.filter(
     (c) => c === anchor || (box && contains(box as Element, c.el) && Math.abs(c.at - anchor.at) <= 12),
   );
-  return group.flatMap((c) => c.names);
+  // Where the group links its names, the links are the names: the box's other text is a role, a bio or a
+  // flyout ("News & Culture Writer", "View author archive" after the name's own link to the same page).
+  const links = group.filter((c) => c.el.name === "a" && c.el.attribs.href);
+  if (links.length === 0) return group.flatMap((c) => c.names);
+  const hrefs = new Set<string>();
+  return links.flatMap((c) => {
+    const href = c.el.attribs.href!.replace(/[?#].*$/, "").replace(/\/$/, "");
+    // The same author page, or a page under it (its feed).
+    if ([...hrefs].some((h) => href === h || href.startsWith(`${h}/`))) return [];
+    hrefs.add(href);
+    return c.names;
+  });
 }
 
 /** Visible byline text in a cased script names people with capitals ("capital", "15 min" are not names). */
@@ -274,8 +306,15 @@ function hostLabels(url: string): string[] {
   }
 }
 
+/** The holder a copyright meta tag names ("Copyright (c) Condé Nast 2022"): the publisher, not a byline. */
+function copyrightHolder(s: PageSignals): string {
+  const raw = s.meta.get("copyright")?.[0] ?? "";
+  return raw.replace(/copyright|\(c\)|©|\d{4}|all rights reserved/giu, " ").trim();
+}
+
 export function extractAuthors(input: AuthorInput): string[] {
-  const sites = new Set([...input.siteNames, ...hostLabels(input.url)].map(key).filter((k) => k.length >= 3));
+  const names = [...input.siteNames, ...hostLabels(input.url), copyrightHolder(input.signals)];
+  const sites = new Set(names.map(key).filter((k) => k.length >= 3));
   const isSite = (n: string): boolean => {
     const k = key(n);
     return sites.has(k) || [...sites].some((s) => s.length >= 4 && (k.includes(s) || s.includes(k)));

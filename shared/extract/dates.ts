@@ -5,8 +5,10 @@
  * otherwise it is null with date_flag, and published_day still carries the day the page states.
  */
 import type { DateFlag, PublishedAtSource } from "../records";
-import { dateFromUrl, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
+import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
 import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
+import { type HeaderDate, headerDate } from "./header-dates";
+import { listItems } from "./list-items";
 import { localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
@@ -92,6 +94,8 @@ const MODIFIED_META = [
 interface Candidate {
   date: StatedDate;
   source: PublishedAtSource;
+  /** A field that may hold any date of the document (Dublin Core date, an unmarked <time>). */
+  weak?: boolean;
 }
 
 function parseParselyPage(s: PageSignals): string | null {
@@ -140,16 +144,18 @@ export interface DateInput {
   html: string;
   /** False on a US English page: slash dates month first (shared/extract/date-order.ts). */
   dayFirst?: boolean;
+  /** The chosen headline: locates the header on a page whose headline is not an <h1>. */
+  headline?: string | null;
 }
 
 function collectPublished(input: DateInput): Candidate[] {
   const { signals: s, article, page } = input;
   const out: Candidate[] = [];
-  const push = (v: unknown, source: PublishedAtSource): void => {
+  const push = (v: unknown, source: PublishedAtSource, weak = false): void => {
     const raw = str(v);
     if (!raw) return;
     const d = parseStatedDate(raw, { dayFirst: input.dayFirst });
-    if (d) out.push({ date: d, source });
+    if (d) out.push({ date: d, source, weak });
   };
   if (article) {
     push(article.datePublished, "jsonld");
@@ -179,14 +185,19 @@ function collectPublished(input: DateInput): Candidate[] {
       push(raw, "microdata");
     }
   }
-  // <time>: marked as published, or inside the <article>; others (comments, teasers) are weak evidence.
+  // <time>: marked as published, or inside the <article> and not an item of a list (comments, teasers);
+  // others are weak evidence.
   const times = s.times.filter((t) => !isModifiedMarker(t));
+  const listed = listItems(times);
   for (const t of [
     ...times.filter(isPublishedMarker),
     // An <abbr> counts only marked as the published date (hAtom's abbr.published) or carrying a machine
     // timestamp (data-utime): unmarked ones are lists of dates.
     ...times.filter(
-      (t) => (t.name === "time" || t.attribs["data-utime"] !== undefined) && hasAncestorNamed(t, "article"),
+      (t) =>
+        (t.name === "time" || t.attribs["data-utime"] !== undefined) &&
+        !listed.has(t) &&
+        hasAncestorNamed(t, "article"),
     ),
   ]) {
     const d = timeElementDate(t);
@@ -194,7 +205,7 @@ function collectPublished(input: DateInput): Candidate[] {
   }
   // Generic date fields (Dublin Core date, "date") may be any date of the document: after <time>.
   for (const k of GENERIC_META) {
-    for (const v of s.meta.get(k) ?? []) push(v, "meta");
+    for (const v of s.meta.get(k) ?? []) push(v, "meta", true);
   }
   return out;
 }
@@ -206,7 +217,7 @@ function fallbackDate(input: DateInput): Candidate | undefined {
   const fromUrl = urlCandidate(input.url);
   if (fromUrl) return { date: fromUrl, source: "url" };
   const weak = firstTimeElement(input.signals);
-  if (weak) return { date: weak, source: "time" };
+  if (weak) return { date: weak, source: "time", weak: true };
   const fromText = findTextDate(input.root, input.now, input.dayFirst);
   return fromText ? { date: fromText, source: "text" } : undefined;
 }
@@ -251,8 +262,9 @@ function embeddedAround(html: string, stem: string): StatedDate | null {
 }
 
 function firstTimeElement(s: PageSignals): StatedDate | null {
+  const listed = listItems(s.times);
   for (const t of s.times) {
-    if (isModifiedMarker(t) || t.name !== "time") continue;
+    if (isModifiedMarker(t) || t.name !== "time" || listed.has(t)) continue;
     const d = timeElementDate(t);
     if (d) return d;
   }
@@ -304,12 +316,14 @@ export function extractDates(input: DateInput): DateResult {
       modified_at,
     };
   }
+  const header = headerOnce(input);
+  primary = bylineOver(primary, header());
   let { date, source } = primary;
   date = localDay(
     date,
     candidates.map((c) => c.date),
   );
-  date = statedLocalDay(date, () => urlCandidate(input.url) ?? headerDate(input));
+  date = statedLocalDay(date, () => urlCandidate(input.url) ?? header()?.date ?? null);
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -342,26 +356,29 @@ export function extractDates(input: DateInput): DateResult {
   };
 }
 
-/** Characters of the headline's region read for a byline date (a header holds a few hundred). */
-const HEADER_CHARS = 3000;
-const HEADER_LEVELS = 3;
+/** The header's date, found at most once (it walks the headline's region). */
+function headerOnce(input: DateInput): () => HeaderDate | null {
+  let found: HeaderDate | null | undefined;
+  return () => {
+    found ??= headerDate(input);
+    return found;
+  };
+}
 
-/** The first date written in the headline's region: the <h1>'s ancestors up to HEADER_LEVELS (header, byline). */
-function headerDate(input: DateInput): StatedDate | null {
-  // The headline's <h1>, not a site-name or navigation one.
-  const h1 = input.signals.h1.find((e) => !hasAncestorNamed(e, "nav") && textOf(e).trim().length >= 10);
-  const parent = h1?.parent;
-  if (!parent) return null;
-  let region = parent as Element;
-  for (let level = 1; level < HEADER_LEVELS; level++) {
-    const up = region.parent;
-    if (!up || !isElement(up) || up.name === "body") break;
-    region = up;
-  }
-  const text = textOf(region, { after: " ", limit: HEADER_CHARS });
-  return (
-    scanDates(text, 5, { dayFirst: input.dayFirst }).find((m) => !isFuture(m.date, input.now))?.date ?? null
-  );
+const DAY_MS = 86_400_000;
+
+/**
+ * The visible byline over a date that disagrees with it: over a weak field (Dublin Core "date", an unmarked
+ * <time>) on any other day; over a date read from the running text, or a publication field more than a day
+ * away (a neighbouring day is a timezone's difference, settled by statedLocalDay), unless the byline
+ * states an update.
+ */
+function bylineOver(primary: Candidate, shown: HeaderDate | null): Candidate {
+  if (!shown || shown.date.day === primary.date.day) return primary;
+  const apart = Math.abs(Date.parse(shown.date.day) - Date.parse(primary.date.day));
+  const disagrees = primary.source === "text" || apart > DAY_MS;
+  if (primary.weak || (disagrees && !shown.update)) return { date: shown.date, source: "text" };
+  return primary;
 }
 
 function urlCandidate(url: string): StatedDate | null {

@@ -27,7 +27,13 @@ export interface PageSignals {
   h1At: number[];
 }
 
-const BYLINE_ATTR = /author|byline/i;
+const BYLINE_ATTR = /author|byline|writer/i;
+/**
+ * A link to an author's page: a path segment naming authors, then the author's slug ("/author/kathy-wise",
+ * "/autoren/max-muster/", "/author/180/"), the archive link blogs and CMSs put in a byline.
+ */
+const AUTHOR_HREF =
+  /\/(?:authors?|autor(?:en|in)?|auteurs?|autore|writers?|journalists?|redakteur(?:in)?)\/[^/?#]+\/?(?:[?#]|$)/i;
 
 function addMeta(meta: Map<string, string[]>, key: string, value: string): void {
   const k = key.trim().toLowerCase();
@@ -125,7 +131,8 @@ export class SignalCollector {
       (a.class !== undefined && BYLINE_ATTR.test(a.class)) ||
       (a.id !== undefined && BYLINE_ATTR.test(a.id)) ||
       (a.rel !== undefined && BYLINE_ATTR.test(a.rel)) ||
-      (itemprop !== undefined && /author|creator/i.test(itemprop))
+      (itemprop !== undefined && /author|creator/i.test(itemprop)) ||
+      (name === "a" && a.href !== undefined && AUTHOR_HREF.test(a.href))
     ) {
       s.bylines.push(el);
       s.bylineAt.push(at);

@@ -13,6 +13,7 @@ import { strict as enStrict } from "chrono-node/en";
 import { strict as esStrict } from "chrono-node/es";
 import { strict as frStrict } from "chrono-node/fr";
 import { strict as nlStrict } from "chrono-node/nl";
+import { PUBLISHED_BEFORE, UPDATED_BEFORE } from "./date-labels";
 import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
 import { scanRelativeDates } from "./relative-dates";
@@ -54,8 +55,6 @@ const BLOCK = new Set([
   "dd",
   "dt",
 ]);
-const MODIFIED_BEFORE =
-  /(?<!\p{L})(?:updated|modified|aktualisiert|geändert|änderung|stand|as of|mis à jour|actualizado|aggiornato|bijgewerkt)\S*\s*(?:on|am|le|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu;
 
 interface PageText {
   text: string;
@@ -162,7 +161,7 @@ function fromDateishElements(root: AnyNode, now: Date, dayFirst: boolean): State
         const t = elementText(c, 300);
         if (t.length < 300) {
           const d = scanDates(t, 200, { dayFirst }).find(
-            (m) => plausible(m.date, now) && !MODIFIED_BEFORE.test(t.slice(0, m.index)),
+            (m) => plausible(m.date, now) && !UPDATED_BEFORE.test(t.slice(0, m.index)),
           );
           if (d) {
             found = d.date;
@@ -232,7 +231,7 @@ export function findTextDate(root: AnyNode, now: Date, dayFirst = true): StatedD
 function relativeDate(text: string, h1: number, now: Date): StatedDate | null {
   const region = text.slice(Math.max(0, h1 - 300), Math.max(0, h1) + 3000);
   const m = scanRelativeDates(region, now).find(
-    (r) => !MODIFIED_BEFORE.test(region.slice(Math.max(0, r.index - 40), r.index)),
+    (r) => !UPDATED_BEFORE.test(region.slice(Math.max(0, r.index - 40), r.index)),
   );
   return m?.date ?? null;
 }
@@ -256,13 +255,9 @@ function nearest(text: string, all: DateMatch[], h1: number): DateMatch | undefi
   return best;
 }
 
-function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
+export function isIntroducedAsPublished(text: string, m: DateMatch): boolean {
   const before = text.slice(Math.max(0, m.index - 40), m.index);
-  return (
-    /(?:published|posted|veröffentlicht|erschienen|publiziert|publié|publicado|publicada|pubblicato|gepubliceerd|opublikowano|publicerad)\S*\s*(?:on|am|le|el|il|op|:)?\s*[:|,-]?\s*(?:\p{L}+,?\s*)?$/iu.test(
-      before,
-    ) && !isModified(text, m)
-  );
+  return PUBLISHED_BEFORE.test(before) && !isModified(text, m);
 }
 
 /** "January 18, 2020 PARIS (Reuters) -": the date of a wire dateline is the story's. */
@@ -273,7 +268,7 @@ function isWireDateline(text: string, m: DateMatch): boolean {
 }
 
 function isModified(text: string, m: DateMatch): boolean {
-  return MODIFIED_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
+  return UPDATED_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index));
 }
 
 function parseFallback(text: string, now: Date, dayFirst: boolean): StatedDate | null {

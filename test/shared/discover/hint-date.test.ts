@@ -168,3 +168,25 @@ describe("parseHintDate: RFC 822 variants seen in feeds", () => {
     });
   }
 });
+
+describe("parseHintDate: the page-date tables' digits and calendars", () => {
+  it("reads Arabic-Indic and Persian digits", () => {
+    expect(exactIso(parseHintDate("٢٠٢٦-١٢-٠٢T١٠:٠٠:٠٠Z"))).toBe("2026-12-02T10:00:00.000Z");
+    expect(exactIso(parseHintDate("Wed, ۰۲ Dec ۲۰۲۶ ۱۰:۰۰:۰۰ GMT"))).toBe("2026-12-02T10:00:00.000Z");
+  });
+
+  it("reads Solar Hijri years as their Gregorian day (12 Azar 1403 = 2 December 2024)", () => {
+    expect(exactIso(parseHintDate("۱۴۰۳-۰۹-۱۲T۱۰:۳۰:۰۰+03:30"))).toBe("2024-12-02T07:00:00.000Z");
+    expect(looseIso(parseHintDate("۱۴۰۳/۰۹/۱۲"))).toBe("2024-12-02T00:00:00.000Z");
+    expect(exactIso(parseHintDate("۱۲ آذر ۱۴۰۳ ۱۰:۳۰ +0330"))).toBe("2024-12-02T07:00:00.000Z");
+    expect(parseHintDate("12 آذر 1403")?.precision).toBe("day");
+    // Esfand 1403 has 30 days only in a leap year (1403 is one; 1404 is not).
+    expect(looseIso(parseHintDate("1403-12-30"))).toBe("2025-03-20T00:00:00.000Z");
+    expect(parseHintDate("1404-12-30")).toBeNull();
+  });
+
+  it("reads month names of the page tables beyond English", () => {
+    expect(exactIso(parseHintDate("Mi, 02 Dezember 2026 10:00:00 +0100"))).toBe("2026-12-02T09:00:00.000Z");
+    expect(exactIso(parseHintDate("02 ديسمبر 2026 10:00:00 +0300"))).toBe("2026-12-02T07:00:00.000Z");
+  });
+});

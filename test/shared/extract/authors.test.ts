@@ -120,3 +120,74 @@ describe("an account name in a meta tag", () => {
     expect(authorsOf(html)).toEqual(["janeroe"]);
   });
 });
+
+describe("byline markup that names no byline class", () => {
+  it("reads a link to the author's page (/author/<slug>) as the byline", () => {
+    const html = `<html><body><article><h1>Concussion Payments Can Begin</h1>
+      <div class="story__info"><span class="story__info__item">By <a href="/author/kathy-wise"> Kathy Wise </a></span>
+      <span class="story__info__item">Published in <a href="/magazine/">the magazine</a></span></div>
+      <p>Body text.</p></article></body></html>`;
+    expect(authorsOf(html, { headline: "Concussion Payments Can Begin" })).toEqual(["Kathy Wise"]);
+  });
+
+  it("reads a microdata author's name from a <link>/<meta> content below it", () => {
+    const html = `<html><body><h1>Keynote of the conference</h1><div><span itemprop="author" itemscope itemtype="http://schema.org/Person"><link itemprop="url" href="/user/Confreaks"><link itemprop="name" content="Confreaks"></span></div></body></html>`;
+    expect(authorsOf(html, { headline: "Keynote of the conference" })).toEqual(["Confreaks"]);
+  });
+
+  it("reads a declared author in a byline bar marked up as navigation, not a plain name there", () => {
+    const bar = (inner: string) =>
+      `<html><body><div class="hd"><h1>Trump talks retaliation</h1></div><nav class="post-by"><span>Edited by <a href="/topic/swati-bhasin">${inner}</a></span></nav></body></html>`;
+    expect(
+      authorsOf(bar(`<span itemprop="author" itemscope><span itemprop="name">Swati Bhasin</span></span>`), {
+        headline: "Trump talks retaliation",
+      }),
+    ).toEqual(["Swati Bhasin"]);
+    expect(
+      authorsOf(bar(`<span class="author">Swati Bhasin</span>`), { headline: "Trump talks retaliation" }),
+    ).toEqual([]);
+  });
+
+  it("reads a class naming the writer", () => {
+    const html = `<html><body><div class="leaf-headline"><h1>アップルのニュース</h1><div class="leaf-headline-inner">
+      <span class="writer">松村太郎</span><span class="date">2019年04月13日</span></div></div></body></html>`;
+    expect(authorsOf(html, { headline: "アップルのニュース" })).toEqual(["松村太郎"]);
+  });
+});
+
+describe("bylines of lists", () => {
+  const teaser = (name: string) =>
+    `<li><div class="content"><div class="headline">Another story</div><div class="byline"><span>By</span> <span>${name}</span></div></div></li>`;
+
+  it("skips teasers' bylines, which repeat one structure, for the article's own", () => {
+    const html = `<html><body><h1>How the story ended</h1><ul>${teaser("Ed Kilgore")}${teaser("Ed Kilgore")}</ul>
+      <div class="authors"><span>By</span> <span itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/people/gabriel-sherman/"><span>Gabriel Sherman</span><meta itemprop="name" content="Gabriel Sherman"></a></span></div></body></html>`;
+    expect(authorsOf(html, { headline: "The revenge" })).toEqual(["Gabriel Sherman"]);
+  });
+
+  it("keeps several authors' links side by side in one byline", () => {
+    const html = `<html><body><article><h1>Three reporters on one story</h1><div class="byline">By <a href="/author/ann-lee">Ann Lee</a>, <a href="/author/bo-ma">Bo Ma</a> and <a href="/author/cy-ng">Cy Ng</a></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Three reporters on one story" })).toEqual([
+      "Ann Lee",
+      "Bo Ma",
+      "Cy Ng",
+    ]);
+  });
+});
+
+describe("names only from an author box", () => {
+  it("takes the linked names, not the role, bio or flyout links beside them", () => {
+    const html = `<html><body><article><h1>Giuliani withdraws</h1><div class="byline">
+      <span class="author vcard"><a class="author url fn" href="/author/andrew-husband/">Andrew Husband</a></span>
+      <span class="author-title">News &amp; Culture Writer</span>
+      <div class="author-flyout"><a class="author-flyout-link" href="/author/andrew-husband/">View author archive</a>
+      <a class="author-flyout-link" href="/author/andrew-husband/feed/">Get author RSS feed</a></div></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Giuliani withdraws" })).toEqual(["Andrew Husband"]);
+  });
+
+  it("drops an author meta that is the copyright holder (the publisher)", () => {
+    const html = `<html><head><meta name="author" content="Condé Nast"><meta name="author" content="Larry Fitzmaurice">
+      <meta name="copyright" content="Copyright (c) Condé Nast 2022"></head><body><h1>Album review</h1></body></html>`;
+    expect(authorsOf(html, { headline: "Album review" })).toEqual(["Larry Fitzmaurice"]);
+  });
+});
