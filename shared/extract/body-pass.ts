@@ -106,6 +106,7 @@ export class BodyPass {
       st.li = 0;
       st.input = 0;
       st.embed = 0;
+      st.figure = 0;
     }
     this.measuredOrder.push(el);
     return st;
@@ -133,6 +134,7 @@ export class BodyPass {
         if (cn === "img" || cn === "picture") st.img++;
         else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
         else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
+        else if (cn === "figure") st.figure++;
         if (this.dropped.has(c) || this.shouldDrop(c)) {
           this.dropped.add(c);
           continue;
@@ -161,6 +163,7 @@ export class BodyPass {
       parent.li += st.li;
       parent.input += st.input;
       parent.embed += st.embed;
+      parent.figure += st.figure;
     }
   }
 

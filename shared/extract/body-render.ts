@@ -11,6 +11,9 @@ import { type AnyNode, type Element, isElement, rawText } from "./dom";
 import type { Surveyed } from "./page-survey";
 import { cleanInline } from "./text";
 
+/** Text beside an image, in a block without paragraphs, up to this long is its caption. */
+const IMAGE_CAPTION_CHARS = 200;
+
 /** Marks the end of a block on render()'s stack. */
 const END_BLOCK = Symbol("end of block");
 
@@ -107,6 +110,8 @@ export class BodyRenderer {
     const li = st.li - 100;
     const len = st.text;
     if (st.img > 1 && p / st.img < 0.5) return true;
+    // An image with a line of text and no paragraph: the image's caption and credit.
+    if (!isList && st.img + st.figure >= 1 && p === 0 && len < IMAGE_CAPTION_CHARS) return true;
     if (!isList && li > p) return true;
     if (st.input > Math.floor(p / 3)) return true;
     // Short blocks go, unless they are sub-headings written as styled divs.
