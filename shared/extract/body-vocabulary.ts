@@ -37,6 +37,9 @@ export const DROP_TAGS = new Set([
   "title",
   "meta",
   "link",
+  // Ruby annotations (furigana, pinyin) are set above the text they gloss; in the line they would join it.
+  "rt",
+  "rp",
 ]);
 /** Dropped unless they hold most of the page's paragraphs (some sites wrap everything in them). */
 export const GUARDED_DROP_TAGS = new Set(["header", "form"]);

@@ -27,3 +27,34 @@ describe("BodyRenderer: blocks inside the container", () => {
     expect(text).toContain("head teacher");
   });
 });
+
+describe("BodyRenderer: inline whitespace on pages written without spaces", () => {
+  const jaProse = (n: number): string =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<p>第${i + 1}段落です。市議会は火曜日に会合を開き、住民の意見を聞いたうえで、来月に報告書の全文を公表することを決めました。</p>`,
+    ).join("");
+
+  it("leaves out ruby annotations (furigana) instead of joining them to the word they gloss", () => {
+    const text = body(
+      `<article>${jaProse(3)}<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>虐待<rp>(</rp><rt>ぎゃくたい</rt><rp>)</rp></ruby>をなくすための法律ができました。</p></article>`,
+    );
+    expect(text).toContain("子どもへの虐待をなくすための法律ができました。");
+  });
+
+  it("removes a source line break between two Japanese or Chinese characters where inline elements meet", () => {
+    const text = body(
+      `<article>${jaProse(3)}<p>東京都の<a href="/t">新しい条例</a>\n    <span>について</span>、\n  知事が説明した。</p><p>北京市<b>政府</b>\n发布了新的规定。</p></article>`,
+    );
+    expect(text).toContain("東京都の新しい条例について、知事が説明した。");
+    expect(text).toContain("北京市政府发布了新的规定。");
+  });
+
+  it("keeps the space of a line break in Korean (written with spaces) and between Latin words", () => {
+    const text = body(
+      `<article>${jaProse(3)}<p>서울시는 <a href="/k">새 조례를</a>\n발표했다. The <i>new</i>\nrule applies.</p></article>`,
+    );
+    expect(text).toContain("서울시는 새 조례를 발표했다. The new rule applies.");
+  });
+});
