@@ -7,6 +7,7 @@
 
 import {
   ARTICLE_BODY,
+  BLOCK_TAGS,
   DROP_TAGS,
   GUARDED_DROP_TAGS,
   HEADINGS,
@@ -16,6 +17,9 @@ import {
 } from "./body-vocabulary";
 import { type Element, isElement } from "./dom";
 import type { PageScanner, Stats, Surveyed } from "./page-survey";
+
+/** A hover card holds a name, a line of bio and a few links: more text than this is not one. */
+const HOVER_CARD_CHARS = 400;
 
 /** Share of the page's prose a hidden body must hold to be the text rather than a copy of it. */
 const HIDDEN_BODY_SHARE = 0.6;
@@ -74,11 +78,44 @@ export class BodyPass {
     const ci = info.ci;
     if (ci && !this.lenient && this.scanner.isNegative(info)) {
       if (info.strong) return false;
+      // A link inside a sentence is part of it whatever its class says (icon, tooltip, more, …): cutting it
+      // would cut the sentence.
+      if (name === "a" && this.inRunningText(el)) return false;
       if (this.scanner.isPositive(info) && this.holdsMostText(el)) return false;
       if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
       return true;
     }
     return false;
+  }
+
+  /**
+   * Inline in a line of text: text of its own sits in an inline ancestor or in the block that holds it
+   * (the survey's own-text lengths; whitespace counts nothing).
+   */
+  private inRunningText(el: Element): boolean {
+    let p = el.parent;
+    while (p !== null && p.type === "tag") {
+      const anc = p as Element;
+      if (this.info(anc).ownText > 0) return true;
+      if (BLOCK_TAGS.has(anc.name)) return false;
+      p = anc.parent;
+    }
+    return false;
+  }
+
+  /**
+   * A hover card: an inline element in a line of text holding an image and several links but no paragraph
+   * (a person's or a term's card, hidden until hovered). Rendered, it would cut the sentence it sits in.
+   */
+  private isHoverCard(el: Element, st: Surveyed): boolean {
+    return (
+      st.anchors >= 2 &&
+      st.img + st.figure >= 1 &&
+      st.para === 0 &&
+      st.text < HOVER_CARD_CHARS &&
+      !BLOCK_TAGS.has(el.name) &&
+      this.inRunningText(el)
+    );
   }
 
   private holdsMostText(el: Element, share = 0.5): boolean {
@@ -107,6 +144,7 @@ export class BodyPass {
       st.input = 0;
       st.embed = 0;
       st.figure = 0;
+      st.anchors = 0;
     }
     this.measuredOrder.push(el);
     return st;
@@ -154,6 +192,10 @@ export class BodyPass {
       next.pop();
       const parent = stats[d - 1];
       if (parent === undefined) continue;
+      if (this.isHoverCard(el, st)) {
+        this.dropped.add(el);
+        continue;
+      }
       parent.text += st.text;
       parent.link += st.link;
       parent.para += st.para;
@@ -164,6 +206,7 @@ export class BodyPass {
       parent.input += st.input;
       parent.embed += st.embed;
       parent.figure += st.figure;
+      parent.anchors += st.anchors;
     }
   }
 
@@ -176,6 +219,7 @@ export class BodyPass {
     if (isLink) st.link = st.text;
     const name = el.name;
     if (name === "p") st.p++;
+    else if (isLink) st.anchors++;
     else if (name === "li") st.li++;
     const paragraphLike =
       name === "p" ||

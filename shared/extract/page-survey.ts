@@ -39,6 +39,8 @@ export interface Stats {
   embed: number;
   /** <figure>s below (dropped unentered: their images are not in img). */
   figure: number;
+  /** Links (<a>) below, the element itself included. */
+  anchors: number;
 }
 
 /**
@@ -58,6 +60,7 @@ export class Surveyed implements Stats {
   input = 0;
   embed = 0;
   figure = 0;
+  anchors = 0;
   /** The pass whose measure() filled the stats (the survey is shared by both passes). */
   pass = 0;
   /** NEGATIVE / POSITIVE verdicts on ci, once known (-1: not yet). */

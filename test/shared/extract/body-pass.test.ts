@@ -18,4 +18,36 @@ describe("BodyPass: what is dropped before the container is chosen", () => {
     expect(text).toContain("Open paragraph 1");
     for (const i of [3, 4, 5, 6]) expect(text).toContain(`Wrapped paragraph ${i}`);
   });
+
+  it("keeps a link inside a sentence whatever its class names (icon, tooltip, more)", () => {
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><p>Shares of <a class="stock-icon" href="/f">Ford</a> rose after the <a class="lexicon tooltip-link" href="/g">greenhouse gas</a> rules, see <a class="more" href="https://example.org">example.org</a> for the details.</p></article>`,
+    );
+    expect(text).toContain(
+      "Shares of Ford rose after the greenhouse gas rules, see example.org for the details.",
+    );
+  });
+
+  it("still drops a link block of its own with such a class", () => {
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><p><a class="more" href="/more">More from the city desk and its reporters</a></p></article>`,
+    );
+    expect(text).not.toContain("More from the city desk");
+  });
+
+  it("leaves out a hover card (an image and several links inside an inline element) from the sentence", () => {
+    const card = `<span class="person"><a href="/p/jane">Jane Doe</a><span class="pop"><img src="jane.jpg" alt=""><a href="/p/jane">Jane Doe</a> Reporter at the city desk <a href="/follow/jane">Follow</a><a href="/p/jane/all">All articles</a></span></span>`;
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><p>The budget, said ${card}, will pass next week.</p></article>`,
+    );
+    expect(text).toContain("The budget, said Jane Doe, will pass next week.");
+    expect(text).not.toContain("Follow");
+  });
+
+  it("keeps an inline element with an image and links that is the whole paragraph", () => {
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><p><span><img src="a.png" alt=""> Read the <a href="/r">report</a> and the <a href="/a">annex</a> online.</span></p></article>`,
+    );
+    expect(text).toContain("Read the report and the annex online.");
+  });
 });
