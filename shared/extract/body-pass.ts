@@ -31,6 +31,8 @@ export class BodyPass {
   private readonly surveyed: Map<Element, Surveyed>;
   private readonly totalPara: number;
   private readonly pass: number;
+  /** <blockquote>s on measure()'s path. */
+  private quotes = 0;
 
   constructor(
     readonly scanner: PageScanner,
@@ -81,6 +83,9 @@ export class BodyPass {
       // A link inside a sentence is part of it whatever its class says (icon, tooltip, more, …): cutting it
       // would cut the sentence.
       if (name === "a" && this.inRunningText(el)) return false;
+      // A quotation is quoted text (an embedded post, a letter, a statement), its blocks too; the class
+      // names their styling or the embed they came from.
+      if (name === "blockquote" || this.quotes > 0) return false;
       if (this.scanner.isPositive(info) && this.holdsMostText(el)) return false;
       if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
       return true;
@@ -181,12 +186,14 @@ export class BodyPass {
         break;
       }
       if (child !== null) {
+        if (child.name === "blockquote") this.quotes++;
         path.push(child);
         stats.push(this.enter(child));
         next.push(0);
         continue;
       }
       this.finish(el, st, path);
+      if (el.name === "blockquote" && d > 0) this.quotes--;
       path.pop();
       stats.pop();
       next.pop();

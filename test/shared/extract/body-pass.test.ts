@@ -50,4 +50,11 @@ describe("BodyPass: what is dropped before the container is chosen", () => {
     );
     expect(text).toContain("Read the report and the annex online.");
   });
+
+  it("keeps an embedded post's text: a quotation whatever its and its blocks' class names (embed, social)", () => {
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><blockquote class="social-embed"><div class="embed__content"><p>We will open the new bridge on Monday morning, two weeks ahead of plan.</p></div></blockquote><p>${sentence("Close", 3)}</p></article>`,
+    );
+    expect(text).toContain("We will open the new bridge on Monday morning");
+  });
 });
