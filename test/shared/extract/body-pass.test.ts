@@ -57,4 +57,12 @@ describe("BodyPass: what is dropped before the container is chosen", () => {
     );
     expect(text).toContain("We will open the new bridge on Monday morning");
   });
+
+  it("keeps the article text a page serves inside its paywall container, drops the prompt with its button", () => {
+    const text = body(
+      `<article><p>${sentence("Open", 1)}</p><p>${sentence("Open", 2)}</p><div class="paywall"><p>${sentence("Paid", 3)}</p><p>${sentence("Paid", 4)}</p></div><div class="paywall-prompt"><p>Only members can read on from here.</p><button>Join</button></div></article>`,
+    );
+    expect(text).toContain("Paid paragraph 4");
+    expect(text).not.toContain("Only members");
+  });
 });
