@@ -14,8 +14,13 @@ import { cleanInline } from "./text";
 /** Text beside an image, in a block without paragraphs, up to this long is its caption. */
 const IMAGE_CAPTION_CHARS = 200;
 
+/** Ends in a full stop (or ! or …), closing quotes and brackets after it. */
+const FULL_STOP = /[.!…]["'“”»«)\]]*\s*$/;
+
 /** Marks the end of a block on render()'s stack. */
 const END_BLOCK = Symbol("end of block");
+/** Marks the end of a heading (h1–h6, or a paragraph written all in bold): its text is a heading's. */
+const END_HEADING = Symbol("end of heading");
 
 /** Serialises the chosen elements of a pass to paragraphs. */
 export class BodyRenderer {
@@ -39,18 +44,21 @@ export class BodyRenderer {
   text(): string {
     const parts = this.list;
     const paras: string[] = [];
+    /** Paragraphs that are headings. */
+    const headings = new Set<string>();
     let buf = "";
-    const flush = (): void => {
+    const flush = (heading = false): void => {
       if (buf === "") return;
       const t = cleanInline(buf);
       buf = "";
       if (!t) return;
       paras.push(t);
+      if (heading) headings.add(t);
     };
     const headline = this.headline;
     // Iterative: children pushed in reverse (document order); a block pushes END_BLOCK before its
     // children, so its text is flushed as one paragraph after them.
-    const stack: (AnyNode | typeof END_BLOCK)[] = [];
+    const stack: (AnyNode | typeof END_BLOCK | typeof END_HEADING)[] = [];
     const pushChildren = (node: AnyNode): void => {
       if (!("children" in node)) return;
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
@@ -59,8 +67,8 @@ export class BodyRenderer {
       pushChildren(root);
       while (stack.length > 0) {
         const child = stack.pop()!;
-        if (child === END_BLOCK) {
-          flush();
+        if (child === END_BLOCK || child === END_HEADING) {
+          flush(child === END_HEADING);
           continue;
         }
         if (child.type === "text") {
@@ -76,7 +84,7 @@ export class BodyRenderer {
         if (BLOCK_TAGS.has(name)) {
           if (this.skipBlock(child, headline)) continue;
           flush();
-          stack.push(END_BLOCK);
+          stack.push(HEADINGS.has(name) || isBoldLine(child) ? END_HEADING : END_BLOCK);
         }
         pushChildren(child);
       }
@@ -87,7 +95,11 @@ export class BodyRenderer {
       visit(p);
       flush();
     }
-    return paras.filter((p) => !isPromoLine(p)).join("\n\n");
+    const kept = paras.filter((p) => !isPromoLine(p));
+    // A heading introduces what follows it: one that ends the text introduced something left out (related
+    // links, comments, a share or sign-up box). One ending in a full stop is a sentence set as a heading.
+    while (kept.length > 1 && headings.has(kept.at(-1)!) && !FULL_STOP.test(kept.at(-1)!)) kept.pop();
+    return kept.join("\n\n");
   }
 
   /** Readability's conditional cleaning of blocks inside the chosen container. */
@@ -143,6 +155,25 @@ export class BodyRenderer {
     if (ld > 0.33 && st.para < 0.3 * st.text && st.text < 1000 && st.commas < 5) return true;
     return false;
   }
+}
+
+/**
+ * A paragraph written all in bold (<p><strong>…</strong></p>) without a full stop: a heading in all but
+ * name (a bold line ending in a full stop is a credit or a note: "The interview was conducted by …").
+ */
+function isBoldLine(el: Element): boolean {
+  if (el.name !== "p") return false;
+  if (FULL_STOP.test(rawText(el))) return false;
+  let bold: Element | null = null;
+  for (const c of el.children) {
+    if (c.type === "text") {
+      if ((c as unknown as { data: string }).data.trim() !== "") return false;
+    } else if (isElement(c)) {
+      if (bold !== null || (c.name !== "strong" && c.name !== "b")) return false;
+      bold = c;
+    }
+  }
+  return bold !== null;
 }
 
 /** The headline itself, or the headline with a kicker or label around it. */

@@ -58,3 +58,24 @@ describe("BodyRenderer: inline whitespace on pages written without spaces", () =
     expect(text).toContain("서울시는 새 조례를 발표했다. The new rule applies.");
   });
 });
+
+describe("BodyRenderer: headings that end the text", () => {
+  const links = `<ul>${[1, 2, 3, 4].map((i) => `<li><a href="/s${i}">Another story number ${i} from the desk</a></li>`).join("")}</ul>`;
+
+  it("leaves out a heading (or a bold line) whose section was left out", () => {
+    const text = body(
+      `<article>${prose("One", 3)}<h2>Das könnte dich auch interessieren</h2>${links}<p><strong>Schon gesehen?</strong></p></article>`,
+    );
+    expect(text).toContain("One paragraph 3");
+    expect(text).not.toContain("interessieren");
+    expect(text).not.toContain("Schon gesehen");
+  });
+
+  it("keeps a closing sentence set as a heading or in bold, and headings inside the text", () => {
+    const text = body(
+      `<article><h2>How it began</h2>${prose("One", 3)}<p><b>The interview was conducted by Jane Doe.</b></p></article>`,
+    );
+    expect(text).toContain("How it began");
+    expect(text).toContain("The interview was conducted by Jane Doe.");
+  });
+});
