@@ -15,7 +15,7 @@ import {
   NAV_ROLE,
   STRONG_SELF,
 } from "./body-vocabulary";
-import { type Element, isElement } from "./dom";
+import { type Element, elementsInOrder, isElement } from "./dom";
 import type { PageScanner, Stats, Surveyed } from "./page-survey";
 
 /** A hover card holds a name, a line of bio and a few links: more text than this is not one. */
@@ -23,6 +23,18 @@ const HOVER_CARD_CHARS = 400;
 
 /** Share of the page's prose a hidden body must hold to be the text rather than a copy of it. */
 const HIDDEN_BODY_SHARE = 0.6;
+
+/** Input types that take an address or a password: sign-up, log-in and comment forms. */
+const TEXT_ASKING_TYPES = new Set(["email", "password"]);
+
+/** A <textarea>, or an e-mail or password field, below the form. */
+function asksForText(form: Element): boolean {
+  for (const el of elementsInOrder(form)) {
+    if (el.name === "textarea") return true;
+    if (el.name === "input" && TEXT_ASKING_TYPES.has(el.attribs.type?.toLowerCase() ?? "")) return true;
+  }
+  return false;
+}
 
 export class BodyPass {
   /** Elements measure() visited, in visiting order. */
@@ -176,6 +188,9 @@ export class BodyPass {
         const cn = c.name;
         if (cn === "img" || cn === "picture") st.img++;
         else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
+        // A form that asks for text (a comment, an address, a password) is dropped unentered: it counts as
+        // an input. A calculator's number field does not make its block an interactive one.
+        else if (cn === "form" && asksForText(c)) st.input++;
         else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
         else if (cn === "figure") st.figure++;
         if (this.dropped.has(c) || this.shouldDrop(c)) {

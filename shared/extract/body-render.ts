@@ -14,8 +14,8 @@ import { cleanInline } from "./text";
 /** Text beside an image, in a block without paragraphs, up to this long is its caption. */
 const IMAGE_CAPTION_CHARS = 200;
 
-/** Ends in a full stop (or ! or …), closing quotes and brackets after it. */
-const FULL_STOP = /[.!…]["'“”»«)\]]*\s*$/;
+/** Ends in a full stop (or …), closing quotes and brackets after it ("!" ends a call to action as often). */
+const FULL_STOP = /[.…]["'“”»«)\]]*\s*$/;
 
 /** Marks the end of a block on render()'s stack. */
 const END_BLOCK = Symbol("end of block");
@@ -96,9 +96,12 @@ export class BodyRenderer {
       flush();
     }
     const kept = paras.filter((p) => !isPromoLine(p));
-    // A heading introduces what follows it: one that ends the text introduced something left out (related
-    // links, comments, a share or sign-up box). One ending in a full stop is a sentence set as a heading.
-    while (kept.length > 1 && headings.has(kept.at(-1)!) && !FULL_STOP.test(kept.at(-1)!)) kept.pop();
+    // A heading introduces what follows it: headings that end the text introduced something left out
+    // (related links, comments, a share or sign-up box). A lone one ending in a full stop is a sentence set
+    // as a heading.
+    let run = kept.length;
+    while (run > 1 && headings.has(kept[run - 1]!)) run--;
+    if (kept.slice(run).some((h) => !FULL_STOP.test(h))) kept.length = run;
     return kept.join("\n\n");
   }
 

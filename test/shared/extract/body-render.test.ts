@@ -78,4 +78,31 @@ describe("BodyRenderer: headings that end the text", () => {
     expect(text).toContain("How it began");
     expect(text).toContain("The interview was conducted by Jane Doe.");
   });
+
+  it("leaves out a run of headings that ends the text, and a bold call to action", () => {
+    const text = body(
+      `<article>${prose("One", 3)}<p><strong><em>Liked this story? Tell a friend!</em></strong></p><div id="respond"><h2>Kommentieren</h2><h3>Sie müssen sich <a href="/login">einloggen</a>, um mitzudiskutieren.</h3></div></article>`,
+    );
+    expect(text).toContain("One paragraph 3");
+    expect(text).not.toContain("Liked this story");
+    expect(text).not.toContain("Kommentieren");
+    expect(text).not.toContain("einloggen");
+  });
+});
+
+describe("BodyRenderer: blocks holding a form", () => {
+  it("leaves out a block with a form that asks for text (comments, sign-up), whatever its language", () => {
+    const text = body(
+      `<article>${prose("One", 3)}<section class="kommentare"><p>Noch keine Beiträge, die Redaktion schaltet sie nach Prüfung frei.</p><form action="/c"><textarea name="c"></textarea><button>Senden</button></form></section>${prose("Two", 1)}</article>`,
+    );
+    expect(text).toContain("Two paragraph 1");
+    expect(text).not.toContain("Noch keine Beiträge");
+  });
+
+  it("keeps a block whose form is a calculator (a number field)", () => {
+    const text = body(
+      `<article>${prose("One", 3)}<section class="ingredients"><form><input type="text" name="portions" value="4"></form><p>For four portions you need 500 g of flour, 350 g of sugar and a litre of milk.</p></section>${prose("Two", 1)}</article>`,
+    );
+    expect(text).toContain("500 g of flour");
+  });
 });
