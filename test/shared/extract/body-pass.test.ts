@@ -65,4 +65,12 @@ describe("BodyPass: what is dropped before the container is chosen", () => {
     expect(text).toContain("Paid paragraph 4");
     expect(text).not.toContain("Only members");
   });
+
+  it("keeps article blocks named teaser, meta, rating or toc (layout and feature names, not boilerplate)", () => {
+    const text = body(
+      `<article><div class="story-teaser"><p>${sentence("Lead", 1)}</p></div><p>${sentence("Open", 2)}</p><p>${sentence("Open", 3)}</p><div class="meta-box"><p>${sentence("Boxed", 4)}</p></div><p>${sentence("Open", 5)}</p></article>`,
+    );
+    expect(text).toContain("Lead paragraph 1");
+    expect(text).toContain("Boxed paragraph 4");
+  });
 });
