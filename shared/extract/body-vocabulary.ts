@@ -83,6 +83,13 @@ export const BLOCK_TAGS = new Set([
   "figure",
   "caption",
   "legend",
+  // Block-level by default too; kept when they hold the text, their edges must still end a paragraph.
+  "nav",
+  "aside",
+  "form",
+  "hgroup",
+  "search",
+  "dir",
 ]);
 export const LEAD =
   /(?:^|[-_ ])(?:lead|leader|lede|intro|introduction|standfirst|subtitle|sub-?title|subheadline|dek|deck|summary|teaser-?text|vorspann|article-?intro|excerpt|abstract|chapeau|chapo|entradilla|occhiello|sommario)(?:$|[-_ ])/;

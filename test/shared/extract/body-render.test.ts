@@ -106,3 +106,15 @@ describe("BodyRenderer: blocks holding a form", () => {
     expect(text).toContain("500 g of flour");
   });
 });
+
+describe("BodyRenderer: block-level elements end a paragraph", () => {
+  it("does not join the text before a page-wide <form> to the first words inside it", () => {
+    const lines = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Line ${i + 1}: the council met on Tuesday, heard from residents, and agreed to publish the report.`,
+    ).join("<br>");
+    const text = body(`<div>Council report<form id="page" action="/x">${lines}</form></div>`);
+    expect(text).toContain("Council report\n\nLine 1:");
+  });
+});
