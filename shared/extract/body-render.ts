@@ -21,6 +21,8 @@ const FULL_STOP = /[.…]["'“”»«)\]]*\s*$/;
 const END_BLOCK = Symbol("end of block");
 /** Marks the end of a heading (h1–h6, or a paragraph written all in bold): its text is a heading's. */
 const END_HEADING = Symbol("end of heading");
+/** Marks the end of a paragraph in small type (<small>, a small font size): fine print. */
+const END_FINE = Symbol("end of fine print");
 
 /** Serialises the chosen elements of a pass to paragraphs. */
 export class BodyRenderer {
@@ -44,21 +46,23 @@ export class BodyRenderer {
   text(): string {
     const parts = this.list;
     const paras: string[] = [];
-    /** Paragraphs that are headings. */
+    /** Paragraphs that are headings, and paragraphs in small type. */
     const headings = new Set<string>();
+    const fine = new Set<string>();
     let buf = "";
-    const flush = (heading = false): void => {
+    const flush = (end: symbol = END_BLOCK): void => {
       if (buf === "") return;
       const t = cleanInline(buf);
       buf = "";
       if (!t) return;
       paras.push(t);
-      if (heading) headings.add(t);
+      if (end === END_HEADING) headings.add(t);
+      else if (end === END_FINE) fine.add(t);
     };
     const headline = this.headline;
     // Iterative: children pushed in reverse (document order); a block pushes END_BLOCK before its
     // children, so its text is flushed as one paragraph after them.
-    const stack: (AnyNode | typeof END_BLOCK | typeof END_HEADING)[] = [];
+    const stack: (AnyNode | typeof END_BLOCK | typeof END_HEADING | typeof END_FINE)[] = [];
     const pushChildren = (node: AnyNode): void => {
       if (!("children" in node)) return;
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
@@ -67,8 +71,8 @@ export class BodyRenderer {
       pushChildren(root);
       while (stack.length > 0) {
         const child = stack.pop()!;
-        if (child === END_BLOCK || child === END_HEADING) {
-          flush(child === END_HEADING);
+        if (child === END_BLOCK || child === END_HEADING || child === END_FINE) {
+          flush(child);
           continue;
         }
         if (child.type === "text") {
@@ -84,7 +88,9 @@ export class BodyRenderer {
         if (BLOCK_TAGS.has(name)) {
           if (this.skipBlock(child, headline)) continue;
           flush();
-          stack.push(HEADINGS.has(name) || isBoldLine(child) ? END_HEADING : END_BLOCK);
+          stack.push(
+            HEADINGS.has(name) || isBoldLine(child) ? END_HEADING : isFinePrint(child) ? END_FINE : END_BLOCK,
+          );
         }
         pushChildren(child);
       }
@@ -96,6 +102,8 @@ export class BodyRenderer {
       flush();
     }
     const kept = paras.filter((p) => !isPromoLine(p));
+    // Small type after the text is its fine print (sources, notes, legal lines), not the article.
+    while (kept.length > 1 && fine.has(kept.at(-1)!)) kept.pop();
     // A heading introduces what follows it: headings that end the text introduced something left out
     // (related links, comments, a share or sign-up box). A lone one ending in a full stop is a sentence set
     // as a heading.
@@ -177,6 +185,26 @@ function isBoldLine(el: Element): boolean {
     }
   }
   return bold !== null;
+}
+
+/** Inline font sizes of small type: 13px, 10pt, 0.85em/rem, 85 % and below, or a small keyword. */
+const SMALL_FONT =
+  /font-size\s*:\s*(?:x{0,2}-small|smaller|(?:[0-9]|1[0-3])(?:\.\d+)?px|(?:[0-9]|10)(?:\.\d+)?pt|0?\.[0-8]\d*r?em|[1-8]?\d(?:\.\d+)?%)/i;
+
+/** A paragraph in small type: all of it inside <small>, or a small font size set on it. */
+function isFinePrint(el: Element): boolean {
+  const style = el.attribs.style;
+  if (style !== undefined && SMALL_FONT.test(style)) return true;
+  let small: Element | null = null;
+  for (const c of el.children) {
+    if (c.type === "text") {
+      if ((c as unknown as { data: string }).data.trim() !== "") return false;
+    } else if (isElement(c)) {
+      if (small !== null || c.name !== "small") return false;
+      small = c;
+    }
+  }
+  return small !== null;
 }
 
 /** The headline itself, or the headline with a kicker or label around it. */

@@ -118,3 +118,21 @@ describe("BodyRenderer: block-level elements end a paragraph", () => {
     expect(text).toContain("Council report\n\nLine 1:");
   });
 });
+
+describe("BodyRenderer: fine print after the text", () => {
+  it("leaves out paragraphs in small type that end the text (<small>, a small font size)", () => {
+    const text = body(
+      `<article>${prose("One", 3)}<p><small>The company employs 24,000 people and supplies energy to 5.5 million customers.</small></p><p style="font-size: 12px">Sources: annual report 2019, page 12.</p></article>`,
+    );
+    expect(text).toContain("One paragraph 3");
+    expect(text).not.toContain("24,000 people");
+    expect(text).not.toContain("annual report");
+  });
+
+  it("keeps small type that sits inside the text", () => {
+    const text = body(
+      `<article>${prose("One", 2)}<p><small>A note in small type between two paragraphs of the article.</small></p>${prose("Two", 1)}</article>`,
+    );
+    expect(text).toContain("A note in small type");
+  });
+});
