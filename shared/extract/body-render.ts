@@ -17,6 +17,10 @@ const IMAGE_CAPTION_CHARS = 200;
 /** Ends in a full stop (or …), closing quotes and brackets after it ("!" ends a call to action as often). */
 const FULL_STOP = /[.…]["'“”»«)\]]*\s*$/;
 
+/** Text after the last <hr> up to this long and this share of the text is a box set off from it. */
+const RULED_TAIL_CHARS = 600;
+const RULED_TAIL_SHARE = 0.2;
+
 /** Marks the end of a block on render()'s stack. */
 const END_BLOCK = Symbol("end of block");
 /** Marks the end of a heading (h1–h6, or a paragraph written all in bold): its text is a heading's. */
@@ -50,6 +54,8 @@ export class BodyRenderer {
     const headings = new Set<string>();
     const fine = new Set<string>();
     let buf = "";
+    /** Paragraphs before the last horizontal rule. */
+    let lastRule = 0;
     const flush = (end: symbol = END_BLOCK): void => {
       if (buf === "") return;
       const t = cleanInline(buf);
@@ -85,6 +91,11 @@ export class BodyRenderer {
           flush();
           continue;
         }
+        if (name === "hr") {
+          flush();
+          lastRule = paras.length;
+          continue;
+        }
         if (BLOCK_TAGS.has(name)) {
           if (this.skipBlock(child, headline)) continue;
           flush();
@@ -100,6 +111,17 @@ export class BodyRenderer {
       flush();
       visit(p);
       flush();
+    }
+    // A horizontal rule near the end sets off a box after the article (more stories, about us, a citation
+    // and copyright note): two or more short paragraphs; a single line there is as often a credit.
+    if (lastRule > 0 && lastRule < paras.length - 1) {
+      let tail = 0;
+      let all = 0;
+      for (let i = 0; i < paras.length; i++) {
+        all += paras[i]!.length;
+        if (i >= lastRule) tail += paras[i]!.length;
+      }
+      if (tail <= RULED_TAIL_CHARS && tail < RULED_TAIL_SHARE * all) paras.length = lastRule;
     }
     const kept = paras.filter((p) => !isPromoLine(p));
     // Small type after the text is its fine print (sources, notes, legal lines), not the article.

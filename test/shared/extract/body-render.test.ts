@@ -136,3 +136,23 @@ describe("BodyRenderer: fine print after the text", () => {
     expect(text).toContain("A note in small type");
   });
 });
+
+describe("BodyRenderer: a box set off by a rule after the text", () => {
+  it("leaves out short paragraphs after the last <hr> (more stories, citation, copyright)", () => {
+    const text = body(
+      `<article>${prose("One", 6)}<hr><p>Citation: Council report (2019, October 22), retrieved 20 January 2020.</p><p>This document is subject to copyright; no part may be reproduced without permission.</p></article>`,
+    );
+    expect(text).toContain("One paragraph 6");
+    expect(text).not.toContain("Citation:");
+    expect(text).not.toContain("subject to copyright");
+  });
+
+  it("keeps the text after a rule that divides the article itself, and a single line after a rule", () => {
+    const two = body(`<article>${prose("One", 2)}<hr>${prose("Two", 2)}</article>`);
+    expect(two).toContain("Two paragraph 2");
+    const one = body(
+      `<article>${prose("One", 4)}<hr><p>View the latest deals on the city's shops.</p></article>`,
+    );
+    expect(one).toContain("View the latest deals");
+  });
+});
