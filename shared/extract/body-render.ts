@@ -85,7 +85,12 @@ export class BodyRenderer {
           buf += (child as unknown as { data: string }).data;
           continue;
         }
-        if (!isElement(child) || this.pass.dropped.has(child)) continue;
+        if (!isElement(child)) continue;
+        if (this.pass.dropped.has(child)) {
+          // A block left out still ends the line: the text on either side does not join.
+          if (BLOCK_TAGS.has(child.name)) flush();
+          continue;
+        }
         const name = child.name;
         if (name === "br") {
           flush();
@@ -97,7 +102,10 @@ export class BodyRenderer {
           continue;
         }
         if (BLOCK_TAGS.has(name)) {
-          if (this.skipBlock(child, headline)) continue;
+          if (this.skipBlock(child, headline)) {
+            flush();
+            continue;
+          }
           flush();
           stack.push(
             HEADINGS.has(name) || isBoldLine(child) ? END_HEADING : isFinePrint(child) ? END_FINE : END_BLOCK,

@@ -5,27 +5,11 @@ import { decodeHtmlEntities as decodeEntities } from "../text/html-entities";
 // Only the byte-order mark goes: soft hyphens and zero-width characters are part of the text as published.
 const INVISIBLE = /\ufeff/g;
 const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
-/**
- * Wide East Asian characters (Han, kana, CJK punctuation, full- and half-width forms; not the ideographic
- * space, nor Hangul, which is written with spaces): the scripts written without spaces between words.
- */
-const WIDE =
-  "\u2e80-\u2fff\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff9f\uffe0-\uffe6";
-const HAS_WIDE = new RegExp(`[${WIDE}]`);
-/**
- * A line break in the source between two wide characters, with the spaces around it: CSS Text 3's segment
- * break transformation removes it (a page written without spaces breaks its source lines anywhere, often
- * where inline elements meet; a space there would split one word in two).
- */
-const WIDE_BREAK = new RegExp(`(?<=[${WIDE}])[ \\t]*[\\r\\n][\\s\\u00a0]*(?=[${WIDE}])`, "g");
-
 /** One line: entities decoded, invisible characters dropped, whitespace runs collapsed, trimmed. */
 export function cleanInline(s: string): string {
   if (isBlank(s)) return "";
-  let d = decodeEntities(s);
-  if (d.includes("\ufeff")) d = d.replace(INVISIBLE, "");
-  if (HAS_WIDE.test(d)) d = d.replace(WIDE_BREAK, "");
-  return d.replace(SPACES, " ").trim();
+  const d = decodeEntities(s);
+  return (d.includes("\ufeff") ? d.replace(INVISIBLE, "") : d).replace(SPACES, " ").trim();
 }
 
 /** Only whitespace (the text between block tags usually is): a char loop, cheaper than three regex passes. */

@@ -43,19 +43,20 @@ describe("BodyRenderer: inline whitespace on pages written without spaces", () =
     expect(text).toContain("子どもへの虐待をなくすための法律ができました。");
   });
 
-  it("removes a source line break between two Japanese or Chinese characters where inline elements meet", () => {
+  it("does not join the words on either side of a block it leaves out (no space on pages written without)", () => {
     const text = body(
-      `<article>${jaProse(3)}<p>東京都の<a href="/t">新しい条例</a>\n    <span>について</span>、\n  知事が説明した。</p><p>北京市<b>政府</b>\n发布了新的规定。</p></article>`,
+      `<article>${jaProse(3)}<div>東京都の新しい条例について市の担当者が会見で詳しく説明した<div class="ad-slot"><p>広告</p></div>知事は来週の議会で改めて説明する方針を示した</div></article>`,
     );
-    expect(text).toContain("東京都の新しい条例について、知事が説明した。");
-    expect(text).toContain("北京市政府发布了新的规定。");
+    expect(text).toContain("詳しく説明した\n\n知事は来週の議会で");
   });
 
-  it("keeps the space of a line break in Korean (written with spaces) and between Latin words", () => {
+  it("keeps the space a source line break makes, as browsers render it, in Japanese, Korean and Latin text", () => {
     const text = body(
-      `<article>${jaProse(3)}<p>서울시는 <a href="/k">새 조례를</a>\n발표했다. The <i>new</i>\nrule applies.</p></article>`,
+      `<article>${jaProse(3)}<p>ないでしょうか。\r\nシステム設計には<a href="/k">新しい</a>\n条例が要る。서울시는 <a href="/k">새 조례를</a>\n발표했다. The <i>new</i>\nrule applies.</p></article>`,
     );
-    expect(text).toContain("서울시는 새 조례를 발표했다. The new rule applies.");
+    expect(text).toContain(
+      "ないでしょうか。 システム設計には新しい 条例が要る。서울시는 새 조례를 발표했다. The new rule applies.",
+    );
   });
 });
 
