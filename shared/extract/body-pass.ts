@@ -7,6 +7,7 @@
 
 import {
   ARTICLE_BODY,
+  BLOCK_TAGS,
   DROP_TAGS,
   GUARDED_DROP_TAGS,
   HEADINGS,
@@ -14,11 +15,26 @@ import {
   NAV_ROLE,
   STRONG_SELF,
 } from "./body-vocabulary";
-import { type Element, isElement } from "./dom";
+import { type Element, elementsInOrder, isElement } from "./dom";
 import type { PageScanner, Stats, Surveyed } from "./page-survey";
+
+/** A hover card holds a name, a line of bio and a few links: more text than this is not one. */
+const HOVER_CARD_CHARS = 400;
 
 /** Share of the page's prose a hidden body must hold to be the text rather than a copy of it. */
 const HIDDEN_BODY_SHARE = 0.6;
+
+/** Input types that take an address or a password: sign-up, log-in and comment forms. */
+const TEXT_ASKING_TYPES = new Set(["email", "password"]);
+
+/** A <textarea>, or an e-mail or password field, below the form. */
+function asksForText(form: Element): boolean {
+  for (const el of elementsInOrder(form)) {
+    if (el.name === "textarea") return true;
+    if (el.name === "input" && TEXT_ASKING_TYPES.has(el.attribs.type?.toLowerCase() ?? "")) return true;
+  }
+  return false;
+}
 
 export class BodyPass {
   /** Elements measure() visited, in visiting order. */
@@ -27,6 +43,8 @@ export class BodyPass {
   private readonly surveyed: Map<Element, Surveyed>;
   private readonly totalPara: number;
   private readonly pass: number;
+  /** <blockquote>s on measure()'s path. */
+  private quotes = 0;
 
   constructor(
     readonly scanner: PageScanner,
@@ -74,11 +92,47 @@ export class BodyPass {
     const ci = info.ci;
     if (ci && !this.lenient && this.scanner.isNegative(info)) {
       if (info.strong) return false;
+      // A link inside a sentence is part of it whatever its class says (icon, tooltip, more, …): cutting it
+      // would cut the sentence.
+      if (name === "a" && this.inRunningText(el)) return false;
+      // A quotation is quoted text (an embedded post, a letter, a statement), its blocks too; the class
+      // names their styling or the embed they came from.
+      if (name === "blockquote" || this.quotes > 0) return false;
       if (this.scanner.isPositive(info) && this.holdsMostText(el)) return false;
       if (this.holdsMostText(el) && info.rawPara > 0.8 * this.totalPara) return false;
       return true;
     }
     return false;
+  }
+
+  /**
+   * Inline in a line of text: text of its own sits in an inline ancestor or in the block that holds it
+   * (the survey's own-text lengths; whitespace counts nothing).
+   */
+  private inRunningText(el: Element): boolean {
+    let p = el.parent;
+    while (p !== null && p.type === "tag") {
+      const anc = p as Element;
+      if (this.info(anc).ownText > 0) return true;
+      if (BLOCK_TAGS.has(anc.name)) return false;
+      p = anc.parent;
+    }
+    return false;
+  }
+
+  /**
+   * A hover card: an inline element in a line of text holding an image and several links but no paragraph
+   * (a person's or a term's card, hidden until hovered). Rendered, it would cut the sentence it sits in.
+   */
+  private isHoverCard(el: Element, st: Surveyed): boolean {
+    return (
+      st.anchors >= 2 &&
+      st.img + st.figure >= 1 &&
+      st.para === 0 &&
+      st.text < HOVER_CARD_CHARS &&
+      !BLOCK_TAGS.has(el.name) &&
+      this.inRunningText(el)
+    );
   }
 
   private holdsMostText(el: Element, share = 0.5): boolean {
@@ -106,6 +160,8 @@ export class BodyPass {
       st.li = 0;
       st.input = 0;
       st.embed = 0;
+      st.figure = 0;
+      st.anchors = 0;
     }
     this.measuredOrder.push(el);
     return st;
@@ -132,7 +188,11 @@ export class BodyPass {
         const cn = c.name;
         if (cn === "img" || cn === "picture") st.img++;
         else if (cn === "input" || cn === "select" || cn === "textarea" || cn === "button") st.input++;
+        // A form that asks for text (a comment, an address, a password) is dropped unentered: it counts as
+        // an input. A calculator's number field does not make its block an interactive one.
+        else if (cn === "form" && asksForText(c)) st.input++;
         else if (cn === "iframe" || cn === "embed" || cn === "object" || cn === "video") st.embed++;
+        else if (cn === "figure") st.figure++;
         if (this.dropped.has(c) || this.shouldDrop(c)) {
           this.dropped.add(c);
           continue;
@@ -141,17 +201,23 @@ export class BodyPass {
         break;
       }
       if (child !== null) {
+        if (child.name === "blockquote") this.quotes++;
         path.push(child);
         stats.push(this.enter(child));
         next.push(0);
         continue;
       }
       this.finish(el, st, path);
+      if (el.name === "blockquote" && d > 0) this.quotes--;
       path.pop();
       stats.pop();
       next.pop();
       const parent = stats[d - 1];
       if (parent === undefined) continue;
+      if (this.isHoverCard(el, st)) {
+        this.dropped.add(el);
+        continue;
+      }
       parent.text += st.text;
       parent.link += st.link;
       parent.para += st.para;
@@ -161,6 +227,8 @@ export class BodyPass {
       parent.li += st.li;
       parent.input += st.input;
       parent.embed += st.embed;
+      parent.figure += st.figure;
+      parent.anchors += st.anchors;
     }
   }
 
@@ -173,6 +241,7 @@ export class BodyPass {
     if (isLink) st.link = st.text;
     const name = el.name;
     if (name === "p") st.p++;
+    else if (isLink) st.anchors++;
     else if (name === "li") st.li++;
     const paragraphLike =
       name === "p" ||

@@ -37,6 +37,10 @@ export interface Stats {
   li: number;
   input: number;
   embed: number;
+  /** <figure>s below (dropped unentered: their images are not in img). */
+  figure: number;
+  /** Links (<a>) below, the element itself included. */
+  anchors: number;
 }
 
 /**
@@ -55,6 +59,8 @@ export class Surveyed implements Stats {
   li = 0;
   input = 0;
   embed = 0;
+  figure = 0;
+  anchors = 0;
   /** The pass whose measure() filled the stats (the survey is shared by both passes). */
   pass = 0;
   /** NEGATIVE / POSITIVE verdicts on ci, once known (-1: not yet). */
