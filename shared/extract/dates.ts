@@ -6,7 +6,7 @@
  */
 import type { DateFlag, PublishedAtSource } from "../records";
 import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
-import { type AnyNode, attr, type Element, isElement, textOf } from "./dom";
+import { type AnyNode, attr, type Element, hasAncestorNamed, textOf } from "./dom";
 import { type HeaderDate, headerDate } from "./header-dates";
 import { listItems } from "./list-items";
 import { localDay, statedLocalDay } from "./local-day";
@@ -269,15 +269,6 @@ function firstTimeElement(s: PageSignals): StatedDate | null {
     if (d) return d;
   }
   return null;
-}
-
-function hasAncestorNamed(el: Element, name: string): boolean {
-  let p = el.parent;
-  while (p) {
-    if (isElement(p) && p.name === name) return true;
-    p = p.parent;
-  }
-  return false;
 }
 
 function collectModified(input: DateInput): StatedDate | null {

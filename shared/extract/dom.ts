@@ -189,6 +189,16 @@ export function isElement(node: AnyNode): node is Element {
   return node.type === "tag" || node.type === "script" || node.type === "style";
 }
 
+/** Whether an element sits inside an element of this tag name. */
+export function hasAncestorNamed(el: Element, name: string): boolean {
+  let p = el.parent;
+  while (p) {
+    if (isElement(p) && p.name === name) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
 export function attr(el: Element, name: string): string | undefined {
   return el.attribs[name];
 }

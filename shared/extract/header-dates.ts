@@ -9,7 +9,7 @@
  */
 import { UPDATE_MARK } from "./date-labels";
 import { type StatedDate, scanDates } from "./date-parse";
-import { type AnyNode, type Element, isElement, textOf } from "./dom";
+import { type AnyNode, type Element, hasAncestorNamed, isElement, textOf } from "./dom";
 import type { PageSignals } from "./page-signals";
 import { isIntroducedAsPublished } from "./text-dates";
 
@@ -43,15 +43,6 @@ function isHiddenOrModified(el: Element): boolean {
   if (a.hidden !== undefined || /display\s*:\s*none/i.test(a.style ?? "")) return true;
   const marks = `${a.class ?? ""} ${a.itemprop ?? ""}`;
   return /(?:^|[\s_-])hidden(?:$|[\s_-])|modif|updat/i.test(marks);
-}
-
-function hasAncestorNamed(el: Element, name: string): boolean {
-  let p = el.parent;
-  while (p) {
-    if (isElement(p) && p.name === name) return true;
-    p = p.parent;
-  }
-  return false;
 }
 
 /** Letters and digits only: a headline's dashes, quotes and spacing vary between its copies. */

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractBody } from "../../../shared/extract/body";
-import { parseHtml } from "../../../shared/extract/dom";
-
-const sentence = (topic: string, i: number): string =>
-  `${topic} paragraph ${i}: the council met on Tuesday, heard from residents, and agreed to publish the full report next month.`;
-const body = (html: string): string =>
-  extractBody(parseHtml(`<html><body>${html}</body></html>`), { headline: null }).text;
+import { bodyText as body, proseSentence as sentence } from "../../support/article-html";
 
 describe("BodyPass: what is dropped before the container is chosen", () => {
   it("keeps paragraphs whose wrappers are named 'inline' (a layout word, not boilerplate)", () => {

@@ -1,15 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractBody } from "../../../shared/extract/body";
-import { parseHtml } from "../../../shared/extract/dom";
-
-const prose = (topic: string, n = 3): string =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>${topic} paragraph ${i + 1}: the council met on Tuesday, heard from residents, and agreed to publish the full report next month.</p>`,
-  ).join("");
-const body = (html: string): string =>
-  extractBody(parseHtml(`<html><body>${html}</body></html>`), { headline: null }).text;
+import { bodyText as body, prose } from "../../support/article-html";
 
 describe("BodyRenderer: blocks inside the container", () => {
   it("leaves out an image's caption written as a plain block beside it (no caption class)", () => {

@@ -2,16 +2,8 @@ import { type Element, Text } from "domhandler";
 import { describe, expect, it } from "vitest";
 import { extractBody } from "../../../shared/extract/body";
 import { parseHtml } from "../../../shared/extract/dom";
+import { bodyText as body, prose } from "../../support/article-html";
 import { deepChain } from "../../support/deep-tree";
-
-const prose = (topic: string, n = 3): string =>
-  Array.from(
-    { length: n },
-    (_, i) =>
-      `<p>${topic} paragraph ${i + 1}: the council met on Tuesday, heard from residents, and agreed to publish the full report next month.</p>`,
-  ).join("");
-const body = (html: string, headline: string | null = null): string =>
-  extractBody(parseHtml(`<html><body>${html}</body></html>`), { headline }).text;
 
 describe("extractBody", () => {
   it("drops navigation, asides, footers, forms, figures and scripts", () => {

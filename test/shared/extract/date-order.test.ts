@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import { readsDayFirst } from "../../../shared/extract/date-order";
+import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
-const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
-  4,
-);
 const day = (lang: string | null, dateline: string, languageHint?: string) =>
   extractArticle({
     html: `<html${lang ? ` lang="${lang}"` : ""}><head></head><body><article><h1>Headline of the story</h1><p class="date">${dateline}</p><p>${para}</p></article></body></html>`,

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
+import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
-const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
-  4,
-);
 const page = (head: string, body: string, url = "https://news.example.org/story") =>
   extractArticle({
     html: `<html><head>${head}</head><body><article><h1>Headline of the story</h1>${body}<p>${para}</p></article></body></html>`,

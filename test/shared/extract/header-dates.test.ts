@@ -3,11 +3,9 @@ import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
 import { headerDate } from "../../../shared/extract/header-dates";
 import { collectSignals } from "../../../shared/extract/page-signals";
+import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
-const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
-  4,
-);
 const HEADLINE = "Headline of the story";
 
 function header(body: string, headline: string | null = HEADLINE): string | null {

@@ -3,11 +3,9 @@ import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
 import { listItems } from "../../../shared/extract/list-items";
 import { collectSignals } from "../../../shared/extract/page-signals";
+import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
-const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
-  4,
-);
 const comment = (iso: string) =>
   `<div class="comment"><div class="comment-middle"><time datetime="${iso}">${iso.slice(11, 16)}</time><p>Nice.</p></div></div>`;
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import { scanRelativeDates } from "../../../shared/extract/relative-dates";
+import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T10:37:00Z");
-const para = "This paragraph is body text of the article, long enough to read as prose on the page. ".repeat(
-  4,
-);
 const page = (byline: string, extra = "") =>
   extractArticle({
     html: `<html><head></head><body><article><h1>Headline of the story</h1><p class="byline">${byline}</p><p>${para}</p>${extra}</article></body></html>`,
