@@ -42,7 +42,7 @@ import { HOSTILE_SHAPES } from ${JSON.stringify(path.join(repo, "bench/hostile-p
 const [shape, bytes] = [process.argv[2], Number(process.argv[3])];
 const named = (f) => new Proxy({}, { get: (_, k) => f(String(k)) });
 createFetchHandler({
-  ...environmentFor("fetch", { tables: named((t) => "t-" + t), queueUrls: named((q) => "https://sqs.us-east-1.amazonaws.com/1/" + q), buckets: named((b) => "b-" + b) }),
+  ...environmentFor("fetch", { tables: named((t) => "t-" + t), queueUrls: named((q) => "https://sqs.us-east-1.amazonaws.com/1/" + q), deadLetterQueueUrls: named((q) => "https://sqs.us-east-1.amazonaws.com/1/" + q + "-dlq"), buckets: named((b) => "b-" + b) }),
   AWS_REGION: "us-east-1",
 });
 const baseline = process.memoryUsage().rss;
