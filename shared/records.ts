@@ -9,16 +9,20 @@
  */
 import * as z from "zod/mini";
 
-/** 3: the Articles item stores `body` gzip-compressed, a binary attribute with `body_encoding: "gzip"`
- * (shared/consumer/article-item.ts decodes it). 2: millisecond instants, source_id on members and
- * outlets, outlets keyed by source_id, `revision` for `version`, optional fields always present,
- * retired clusters lose their outlet items. */
-export const RECORD_VERSION = 3;
+/** 4: the article carries `published_at_structured`, the structured-data date the visible byline
+ * overrode (null otherwise). 3: the Articles item stores `body` gzip-compressed, a binary attribute
+ * with `body_encoding: "gzip"` (shared/consumer/article-item.ts decodes it). 2: millisecond instants,
+ * source_id on members and outlets, outlets keyed by source_id, `revision` for `version`, optional
+ * fields always present, retired clusters lose their outlet items. */
+export const RECORD_VERSION = 4;
 
 /** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
- * the body, which `decodeArticleItem` reads both ways; every writer writes RECORD_VERSION. */
-export const READ_RECORD_VERSIONS = [2, RECORD_VERSION] as const;
+ * the body, which `decodeArticleItem` reads both ways, and 4 only adds `published_at_structured`,
+ * which it reads as null on older items; every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, 3, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
+
+const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A UTC instant with exactly millisecond precision, `2026-11-30T14:05:00.000Z`: compares as text. */
 export const instant = z.iso.datetime({ precision: 3 });
@@ -31,19 +35,28 @@ export function toInstant(value: string | number | Date): string {
 }
 
 /** The extractor's instants as an article record stores them (it writes whole seconds as `…:00Z`). */
-export function recordInstants(e: { published_at: string | null; modified_at: string | null }): {
+export function recordInstants(e: {
   published_at: string | null;
+  published_at_structured: string | null;
+  modified_at: string | null;
+}): {
+  published_at: string | null;
+  published_at_structured: string | null;
   modified_at: string | null;
 } {
+  const structured = e.published_at_structured;
   return {
     published_at: e.published_at && toInstant(e.published_at),
+    // A day stays a day: only an instant has a record form.
+    published_at_structured:
+      structured && (isoDayPattern.test(structured) ? structured : toInstant(structured)),
     modified_at: e.modified_at && toInstant(e.modified_at),
   };
 }
 
 /** What the extractor reads off a page: any ISO instant with an offset (records use `instant`). */
 const isoInstant = z.iso.datetime({ offset: true });
-const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const isoDay = z.string().check(z.regex(isoDayPattern));
 
 export const publishedAtSource = z.enum(["jsonld", "microdata", "meta", "time", "url", "text"]);
 export type PublishedAtSource = z.infer<typeof publishedAtSource>;
@@ -79,6 +92,10 @@ export const extractionSchema = z.object({
   published_at: z.nullable(isoInstant),
   published_day: z.nullable(isoDay),
   published_at_source: z.nullable(publishedAtSource),
+  /** The publication date the page's structured data (JSON-LD, microdata, meta tags) states when the
+   * visible byline overrode it (published_at and published_day are then the byline's): its
+   * instant when it states a timezone, else its day (`YYYY-MM-DD`). Null when no byline overrode one. */
+  published_at_structured: z.nullable(z.union([isoInstant, isoDay])),
   date_flag: z.nullable(dateFlag),
   modified_at: z.nullable(isoInstant),
   language: z.nullable(z.string()),
@@ -98,6 +115,8 @@ export const articleSchema = z.extend(extractionSchema, {
   /** Always present on the stored article: null when nothing was cut (v2: no optional fields). */
   truncated: z.nullable(z.array(truncatedField)),
   published_at: z.nullable(instant),
+  /** Since v4 (older items decode with null): an instant in record form, or a day. */
+  published_at_structured: z.nullable(z.union([instant, isoDay])),
   modified_at: z.nullable(instant),
   article_id: z.string(),
   url: z.url(),

@@ -54,14 +54,15 @@ export function articleItemBody(item: Readonly<Record<string, unknown>>): string
 
 /**
  * An Articles item, as the SDK's document client, `unmarshall` or the stream decoder gives it, to the
- * article with its body as text. Reads record versions 2 and 3 (they differ only in the body's
- * storage; `record_version` is kept as stored) and refuses others, naming the article.
+ * article with its body as text. Reads record versions 2, 3 and 4 (2 and 3 differ only in the body's
+ * storage, 4 adds `published_at_structured`, null on older items; `record_version` is kept as stored)
+ * and refuses others, naming the article.
  */
 export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Article {
   const at = `article ${String(item.article_id)}:`;
   if (!(READ_RECORD_VERSIONS as readonly unknown[]).includes(item.record_version))
     throw new ArticleItemError(
-      `${at} record_version ${String(item.record_version)}, this reads ${READ_RECORD_VERSIONS.join(" and ")}`,
+      `${at} record_version ${String(item.record_version)}, this reads ${READ_RECORD_VERSIONS.join(", ")}`,
     );
   const variants = item.url_variants;
   // Unknown attributes (body_encoding, the index's collected_day, v2's always-null cluster_id) are
@@ -69,6 +70,8 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
   const parsed = articleSchema.safeParse({
     // Written before v2's "always present" rule reached this field: nothing was cut.
     truncated: null,
+    // Added in v4: older items had no byline-overridden date to keep.
+    published_at_structured: null,
     ...item,
     body: articleItemBody(item),
     // A string set in DynamoDB (copies of the article accumulate in it): sorted, as a list.
@@ -78,7 +81,7 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
   return parsed.data;
 }
 
-/** The article's attributes as the Articles item stores them (version 3): the body compressed. */
+/** The article's attributes as the Articles item stores them (since version 3): the body compressed. */
 export function articleItemFields<A extends { readonly body: string }>(
   article: A,
 ): Omit<A, "body" | "record_version"> & {

@@ -137,7 +137,7 @@ function image<K extends Kind>(
   }
   if (!(READ_RECORD_VERSIONS as readonly unknown[]).includes(plain.record_version))
     throw new StreamRecordError(
-      `${describe(record)}: ${which} has record_version ${String(plain.record_version)}, this decoder reads ${READ_RECORD_VERSIONS.join(" and ")} (see the README's "Records for consumers")`,
+      `${describe(record)}: ${which} has record_version ${String(plain.record_version)}, this decoder reads ${READ_RECORD_VERSIONS.join(", ")} (see the README's "Records for consumers")`,
     );
   const parsed = schemas[kind].safeParse(plain);
   if (!parsed.success) {

@@ -14,6 +14,7 @@ const COMPARED = [
   "published_at",
   "published_day",
   "published_at_source",
+  "published_at_structured",
   "date_flag",
   "modified_at",
   "language",

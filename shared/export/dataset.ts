@@ -66,6 +66,8 @@ export interface ArticleRow {
   readonly published_at: string | null;
   readonly published_day: string | null;
   readonly published_at_source: string | null;
+  /** The structured-data date the byline overrode (an instant or a day; record version 4 on), else null. */
+  readonly published_at_structured: string | null;
   readonly date_flag: string | null;
   readonly modified_at: string | null;
   readonly collected_at: string | null;
@@ -181,6 +183,8 @@ function articleRow(item: Record<string, unknown>, story: StoryRow | undefined):
     published_at,
     published_day: str(item.published_day),
     published_at_source: str(item.published_at_source),
+    // Absent before version 4.
+    published_at_structured: str(item.published_at_structured),
     date_flag: str(item.date_flag),
     modified_at: instant(item.modified_at),
     collected_at: instant(item.collected_at),

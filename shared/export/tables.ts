@@ -28,6 +28,8 @@ const articleColumns: Columns<ArticleRow> = {
   published_at: "timestamp",
   published_day: "string",
   published_at_source: "string",
+  // An instant or a day: text, not a timestamp column.
+  published_at_structured: "string",
   date_flag: "string",
   modified_at: "timestamp",
   collected_at: "timestamp",

@@ -19,7 +19,7 @@ import { boolOf, type JsonObject, names, readStructuredData, str } from "./struc
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.6";
+export const EXTRACTOR_VERSION = "2026.12.7";
 
 export interface ExtractInput {
   html: string;
@@ -63,6 +63,7 @@ function emptyExtraction(): Extraction {
     published_at: null,
     published_day: null,
     published_at_source: null,
+    published_at_structured: null,
     date_flag: "missing",
     modified_at: null,
     language: null,

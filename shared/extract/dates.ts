@@ -18,9 +18,14 @@ export interface DateResult {
   published_at: string | null;
   published_day: string | null;
   published_at_source: PublishedAtSource | null;
+  /** The structured-data date the visible byline overrode (its instant, else its day), else null. */
+  published_at_structured: string | null;
   date_flag: DateFlag | null;
   modified_at: string | null;
 }
+
+/** The sources that are the page's structured data, kept beside the byline that overrides them. */
+const STRUCTURED: ReadonlySet<PublishedAtSource> = new Set(["jsonld", "microdata", "meta"]);
 
 const PUBLISHED_META = [
   "article:published_time",
@@ -303,12 +308,16 @@ export function extractDates(input: DateInput): DateResult {
       published_at: null,
       published_day: null,
       published_at_source: null,
+      published_at_structured: null,
       date_flag: "missing",
       modified_at,
     };
   }
   const header = headerOnce(input);
+  const before = primary;
   primary = bylineOver(primary, header());
+  const overridden = primary !== before && STRUCTURED.has(before.source) ? before.date : null;
+  const published_at_structured = overridden && (overridden.instant ?? overridden.day);
   let { date, source } = primary;
   date = localDay(
     date,
@@ -320,29 +329,18 @@ export function extractDates(input: DateInput): DateResult {
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
     if (withTz) ({ date, source } = withTz);
   }
-  if (isFuture(date, input.now)) {
-    return {
-      published_at: null,
-      published_day: date.day,
-      published_at_source: source,
-      date_flag: "future",
-      modified_at,
-    };
-  }
-  if (!date.instant) {
-    return {
-      published_at: null,
-      published_day: date.day,
-      published_at_source: source,
-      date_flag: "no_timezone",
-      modified_at,
-    };
-  }
+  // A future date, or one without a timezone, keeps its day and says why it has no instant.
+  const date_flag: DateFlag | null = isFuture(date, input.now)
+    ? "future"
+    : date.instant
+      ? null
+      : "no_timezone";
   return {
-    published_at: date.instant,
+    published_at: date_flag ? null : date.instant,
     published_day: date.day,
     published_at_source: source,
-    date_flag: null,
+    published_at_structured,
+    date_flag,
     modified_at,
   };
 }

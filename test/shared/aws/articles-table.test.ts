@@ -1,5 +1,5 @@
 /**
- * The Articles table adapter on DynamoDB Local: the body stored gzip-compressed (record version 3),
+ * The Articles table adapter on DynamoDB Local: the body stored gzip-compressed (record version 3 on),
  * version 2 items still read, and url_variants and the field caps keep the item under 400 KB.
  */
 import { randomBytes } from "node:crypto";
@@ -33,6 +33,7 @@ const article = (variant: string): Article => ({
   published_at: null,
   published_day: null,
   published_at_source: null,
+  published_at_structured: null,
   date_flag: "missing",
   modified_at: null,
   language: null,
@@ -81,19 +82,23 @@ describe("ArticlesTable", () => {
       )
     ).Item!;
 
-  it("stores the body as gzip bytes with body_encoding, record_version 3, and reads the text back", async () => {
+  it("stores the body as gzip bytes with body_encoding, record_version 4, and reads the text back", async () => {
     const body = "The port reopened on Monday. ".repeat(200);
     expect(await table.put({ ...article("https://news.example/c"), article_id: "a3", body })).toBe("stored");
     const item = await raw("a3");
-    expect(item).toMatchObject({ record_version: 3, body_encoding: "gzip" });
+    expect(item).toMatchObject({ record_version: 4, body_encoding: "gzip" });
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(gunzipSync(item.body as Uint8Array).toString("utf8")).toBe(body);
     expect((item.body as Uint8Array).byteLength).toBeLessThan(body.length / 20);
     expect((await table.get("a3"))?.body).toBe(body);
   });
 
-  it("reads a version 2 item (body a string), and a re-fetch rewrites it as version 3", async () => {
-    const { url_variants, ...v2 } = {
+  it("reads a version 2 item (body a string), and a re-fetch rewrites it as version 4", async () => {
+    const {
+      url_variants,
+      published_at_structured: _s,
+      ...v2
+    } = {
       ...article("https://news.example/d"),
       article_id: "a4",
       record_version: 2,
@@ -110,7 +115,7 @@ describe("ArticlesTable", () => {
       record_version: 2,
     });
     expect(await table.put({ ...article("https://news.example/d"), article_id: "a4" })).toBe("stored");
-    expect(await raw("a4")).toMatchObject({ record_version: 3, body_encoding: "gzip" });
+    expect(await raw("a4")).toMatchObject({ record_version: 4, body_encoding: "gzip" });
     expect((await table.get("a4"))?.body).toBe(article("x").body);
   });
 
@@ -133,6 +138,7 @@ describe("ArticlesTable", () => {
       language: "x".repeat(FIELD_CAPS.languageChars),
       body: incompressible(FIELD_CAPS.bodyBytes),
       truncated: ["headline", "body", "authors", "publication", "section"],
+      published_at_structured: "2026-11-28T23:59:59.999Z",
     };
     expect(await table.put(full)).toBe("stored");
     const size = dynamoItemSize(await raw("a5"));

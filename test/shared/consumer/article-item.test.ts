@@ -1,4 +1,5 @@
-/** The Articles item codec: version 3 stores the body gzip-compressed; version 2 items still read. */
+/** The Articles item codec: version 3 stores the body gzip-compressed, version 4 adds the structured date
+ * the byline overrode; version 2 and 3 items still read. */
 import { gzipSync } from "node:zlib";
 import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
 import * as fc from "fast-check";
@@ -33,7 +34,9 @@ const article: Article = {
   authors: ["A. Writer"],
   published_at: "2026-11-30T14:05:00.000Z",
   published_day: "2026-11-30",
-  published_at_source: "jsonld",
+  // The byline's date, and the JSON-LD date three days later that it overrode (both kept since v4).
+  published_at_source: "text",
+  published_at_structured: "2026-12-03T09:00:00.000Z",
   date_flag: null,
   modified_at: null,
   language: "en",
@@ -43,27 +46,27 @@ const article: Article = {
 };
 
 /** The item as the document client returns it: url_variants a string set, collected_day added. */
-const v3Item = () => ({
+const currentItem = () => ({
   ...articleItemFields(article),
   url_variants: new Set(article.url_variants),
   collected_day: "2026-12-01",
 });
 
 describe("the Articles item codec", () => {
-  it("writes version 3: the body as gzip bytes with body_encoding, smaller than its text", () => {
+  it("writes version 4: the body as gzip bytes with body_encoding, smaller than its text", () => {
     const item = articleItemFields({ ...article, body: BODY.repeat(40) });
-    expect(item.record_version).toBe(3);
+    expect(item.record_version).toBe(4);
     expect(item.body_encoding).toBe("gzip");
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(item.body.byteLength).toBeLessThan(Buffer.byteLength(BODY.repeat(40)) / 10);
   });
 
-  it("decodes a version 3 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
+  it("decodes a version 4 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
     const expected = article;
-    expect(decodeArticleItem(v3Item())).toEqual(expected);
+    expect(decodeArticleItem(currentItem())).toEqual(expected);
     // An export to S3 or a stream event spells binary as base64 text; unmarshall passes it through.
     const wire = JSON.parse(
-      JSON.stringify(marshall(v3Item()), (_k, v) =>
+      JSON.stringify(marshall(currentItem()), (_k, v) =>
         v?.type === "Buffer" || v instanceof Uint8Array ? Buffer.from(v.data ?? v).toString("base64") : v,
       ),
     );
@@ -71,10 +74,25 @@ describe("the Articles item codec", () => {
     expect(decodeArticleItem(unmarshall(wire))).toEqual(expected);
   });
 
+  it("keeps a structured date that is a day, and refuses one that is neither an instant nor a day", () => {
+    const day = { ...currentItem(), published_at_structured: "2026-12-03" };
+    expect(decodeArticleItem(day).published_at_structured).toBe("2026-12-03");
+    const none = { ...currentItem(), published_at_source: "jsonld", published_at_structured: null };
+    expect(decodeArticleItem(none).published_at_structured).toBeNull();
+    expect(() => decodeArticleItem({ ...currentItem(), published_at_structured: "3 Dec 2026" })).toThrow(
+      /article a1: [\s\S]*"published_at_structured"/,
+    );
+  });
+
+  it("still reads a version 3 item, without published_at_structured (null), keeping its record_version", () => {
+    const { published_at_structured: _s, ...v3 } = { ...currentItem(), record_version: 3 };
+    expect(decodeArticleItem(v3)).toEqual({ ...article, record_version: 3, published_at_structured: null });
+  });
+
   it("still reads a version 2 item, its body a string, keeping its record_version", () => {
-    const { body_encoding: _e, ...rest } = v3Item();
+    const { body_encoding: _e, published_at_structured: _s, ...rest } = currentItem();
     const v2 = { ...rest, record_version: 2, body: BODY };
-    expect(decodeArticleItem(v2)).toEqual({ ...article, record_version: 2 });
+    expect(decodeArticleItem(v2)).toEqual({ ...article, record_version: 2, published_at_structured: null });
     expect(articleItemBody(v2)).toBe(BODY);
   });
 
@@ -88,10 +106,10 @@ describe("the Articles item codec", () => {
 
   it("refuses, naming the article, another version, another encoding, a body that is not gzip and a bomb", () => {
     const bad = (patch: Record<string, unknown>, message: RegExp) => {
-      expect(() => decodeArticleItem({ ...v3Item(), ...patch })).toThrow(ArticleItemError);
-      expect(() => decodeArticleItem({ ...v3Item(), ...patch })).toThrow(message);
+      expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(ArticleItemError);
+      expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(message);
     };
-    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2 and 3/);
+    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2, 3, 4/);
     bad({ body_encoding: "br" }, /article a1: body is object, body_encoding br: this reads gzip/);
     bad({ body: new TextEncoder().encode("plain text") }, /article a1: body is not gzip of UTF-8 text/);
     bad({ body: gzipSync(Buffer.from([0xff, 0xfe, 0x80])) }, /article a1: body is not gzip of UTF-8 text/);

@@ -83,10 +83,19 @@ describe("decodeClusterStreamRecord", () => {
     expect(e).toEqual(expect.objectContaining({ type: "unknown", item: "note#1" }));
   });
 
+  it("reads the cluster records of versions 2 and 3, which version 4 left unchanged, keeping their version", () => {
+    for (const record_version of [2, 3] as const) {
+      const e = decodeClusterStreamRecord(
+        streamRecord("INSERT", { new: summary("c-a", { record_version }) }),
+      );
+      expect(e).toMatchObject({ type: "story_created", story: { record_version } });
+    }
+  });
+
   it("refuses a record of another version, or a malformed one, naming the record and the field", () => {
     const v1 = { ...summary("c-a"), record_version: 1 };
     expect(() => decodeClusterStreamRecord(streamRecord("INSERT", { new: v1 }))).toThrow(
-      /record_version 1, this decoder reads 2/,
+      /record_version 1, this decoder reads 2, 3, 4/,
     );
     const bad = { ...summary("c-a"), first_published_at: "2026-11-30T14:05:00Z" };
     expect(() => decodeClusterStreamRecord(streamRecord("INSERT", { new: bad }))).toThrow(StreamRecordError);

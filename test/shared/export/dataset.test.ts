@@ -147,4 +147,27 @@ describe("buildDataset", () => {
       ["a4", ""],
     ]);
   });
+
+  it("exports the structured date the byline overrode from version 4 items, and null from older ones", async () => {
+    const v4 = articleItemFields({
+      ...article("a1", "wire"),
+      body: "",
+      published_at_structured: "2026-12-03T09:00:00.000Z",
+    });
+    const d = await buildDataset(
+      source(
+        [],
+        [
+          v4,
+          { ...v4, article_id: "a2", url: "https://x/a2", published_at_structured: "2026-12-03" },
+          { ...article("a3", "wire"), record_version: 3 },
+        ],
+      ),
+    );
+    expect(d.articles.map((a) => [a.article_id, a.published_at_structured])).toEqual([
+      ["a1", "2026-12-03T09:00:00.000Z"],
+      ["a2", "2026-12-03"],
+      ["a3", null],
+    ]);
+  });
 });

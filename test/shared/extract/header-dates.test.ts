@@ -3,6 +3,7 @@ import { extractArticle } from "../../../shared/extract/article";
 import { parseHtml } from "../../../shared/extract/dom";
 import { headerDate } from "../../../shared/extract/header-dates";
 import { collectSignals } from "../../../shared/extract/page-signals";
+import { recordInstants } from "../../../shared/records";
 import { PROSE_PARAGRAPH as para } from "../../support/article-html";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
@@ -76,6 +77,8 @@ describe("the visible byline over structured data that disagrees with it", () =>
       `<p>Stand: 28.04.2020 18:00 Uhr</p>`,
     );
     expect(x.published_day).toBe("2020-04-28");
+    // No timezone stated: the overridden structured date is kept as its day.
+    expect(x.published_at_structured).toBe("2020-04-29");
   });
 
   it("beats a publication field more than a day away", () => {
@@ -86,12 +89,31 @@ describe("the visible byline over structured data that disagrees with it", () =>
     expect(x.published_day).toBe("2022-01-06");
   });
 
+  it("keeps the structured date it beat beside the byline's, as stated and in record form", () => {
+    const x = extract(
+      `<script type="application/ld+json">{"@type":"NewsArticle","headline":"${HEADLINE}","datePublished":"2022-01-04T08:29:00+01:00"}</script>`,
+      `<div class="info">Published 06.01.2022 10:15 CET</div>`,
+    );
+    expect(x).toMatchObject({
+      published_day: "2022-01-06",
+      published_at: "2022-01-06T09:15:00Z",
+      published_at_source: "text",
+      published_at_structured: "2022-01-04T07:29:00Z",
+    });
+    expect(recordInstants(x)).toEqual({
+      published_at: "2022-01-06T09:15:00.000Z",
+      published_at_structured: "2022-01-04T07:29:00.000Z",
+      modified_at: null,
+    });
+  });
+
   it("does not beat a publication field when the byline states an update", () => {
     const x = extract(
       `<meta property="article:published_time" content="2019-03-08T13:00:00Z">`,
       `<p>2019.03.26 lastupdate</p>`,
     );
     expect(x.published_day).toBe("2019-03-08");
+    expect(x.published_at_structured).toBeNull();
   });
 
   it("beats the first date of the text (the site header's) on a page whose headline is an <h2>", () => {
@@ -102,6 +124,8 @@ describe("the visible byline over structured data that disagrees with it", () =>
       now: NOW,
     });
     expect(x.published_day).toBe("2020-01-13");
+    // The date it beat was read from the text, not structured data: nothing to keep.
+    expect(x.published_at_structured).toBeNull();
   });
 
   it("leaves a neighbouring day to the timezone rule", () => {
@@ -110,5 +134,6 @@ describe("the visible byline over structured data that disagrees with it", () =>
       `<p>10.12.2019</p>`,
     );
     expect(x.published_day).toBe("2019-12-09");
+    expect(x.published_at_structured).toBeNull();
   });
 });
