@@ -274,6 +274,18 @@ describe("entities", () => {
     expect(r.authors).toEqual(["Tom &amp; Jerry"]);
   });
 
+  it("strips escaped markup from a JSON-LD articleBody (decoded first, then stripped)", () => {
+    const p =
+      "A sentence of the article that the page renders with a script, long enough to count as prose here.";
+    const ld = JSON.stringify({
+      "@type": "NewsArticle",
+      articleBody: `&lt;p class="texto"&gt;${p.repeat(8)}&lt;/p&gt;`,
+    });
+    const r = run(page(`<script type="application/ld+json">${ld}</script>`, "<div id=app></div>"));
+    expect(r.body.startsWith("A sentence of the article")).toBe(true);
+    expect(r.body).not.toContain("<p");
+  });
+
   it("decodes entities in JSON-LD strings, which the parser leaves as written", () => {
     const ld = `{"@type":"NewsArticle","headline":"Q&amp;A: what the council decided","author":{"@type":"Person","name":"Ren&eacute;e Dupont"}}`;
     const r = run(page(`<script type="application/ld+json">${ld}</script>`, `<article>${para(4)}</article>`));
