@@ -58,7 +58,12 @@ const key = (s: string): string =>
 const LABEL =
   /^(?:(?:by)+|von|par|por|di|da|door|av|af|de|from|written by|words by|text|texte|texto|tekst|autor|autorin|auteur|author|reporter|著者|文|記者)(?:\s*[:：●・]\s*|\s+|$)/iu;
 const SEPARATOR = /\s*(?:[|·•—–\n\r\t]|\s-\s|\/\s)\s*/u;
-const CONJUNCTION = /\s*[;&、，]\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|and the)\s+/iu;
+/**
+ * Between names: "&" and ";" except as the two ends of an entity the page shows as written ("Tom &amp; Jerry"
+ * in a double-escaped meta tag is one byline, not "Tom", "amp" and "Jerry").
+ */
+const CONJUNCTION =
+  /\s*(?:[、，]|&(?!#?[a-z0-9]{2,8};)|(?<!&#?[a-z0-9]{2,8});)\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|and the)\s+/iu;
 const NOT_A_NAME = /https?:|www\.|@|\.(?:com|org|net|de|jp)\b/i;
 
 /** One byline string as names: labels, e-mail addresses, dates, roles after a separator dropped. */

@@ -6,8 +6,8 @@
  */
 
 import type { BodyPass } from "./body-pass";
-import { HIDDEN, isLeafBlock, isNegativeLead, LEAD, LEAD_SKIP } from "./body-vocabulary";
-import { type Element, elementsInOrder, isElement, rawText } from "./dom";
+import { BLOCK_TAGS, HIDDEN, isLeafBlock, isNegativeLead, LEAD, LEAD_SKIP } from "./body-vocabulary";
+import { type Element, elementsInOrder, isElement, rawText, textOf } from "./dom";
 import { cleanInline } from "./text";
 
 const WIDEN_GAIN = 2;
@@ -34,6 +34,9 @@ export function chooseContainer(pass: BodyPass): { best: Element; parts: Element
   return { best, parts: chunks.length > 1 ? chunks : withSiblings(pass, best) };
 }
 
+/** Where a lead's text breaks a line (paragraphs inside it, lines apart at a <br>): a space, not nothing. */
+const endsLine = (el: Element): boolean => el.name === "br" || BLOCK_TAGS.has(el.name);
+
 /**
  * The standfirst/lead paragraph often sits in the article header, outside the chosen container (and
  * headers are dropped). It is part of the article: take the first lead-marked block before the container
@@ -54,7 +57,7 @@ export function findLead(pass: BodyPass, first: Element, text: string): string |
     if (closed(el)) continue;
     const ci = pass.info(el).ci;
     if (ci && LEAD.test(ci) && !isNegativeLead(ci) && isLeafBlock(el)) {
-      const t = cleanInline(rawText(el));
+      const t = cleanInline(textOf(el, { after: " ", breaks: endsLine }));
       if (t.length >= 80 && t.length <= 1500 && /[.!?…:"“”»«]/.test(t) && !text.includes(t.slice(0, 60)))
         return t;
     }

@@ -209,6 +209,8 @@ export interface TextWalk {
   readonly skip?: (el: Element) => boolean;
   /** Written after each element's text, the root's included (" " keeps words of adjacent blocks apart). */
   readonly after?: string;
+  /** Only these elements (below the root) are followed by `after`: blocks and <br> end a line, inline tags do not. */
+  readonly breaks?: (el: Element) => boolean;
   /** Stop adding text once this many characters are written (separators of open elements still follow). */
   readonly limit?: number;
 }
@@ -224,7 +226,7 @@ const END = Symbol("end of element");
 export function textOf(node: AnyNode, walk: TextWalk = {}): string {
   if (node.type === "text") return (node as unknown as { data: string }).data;
   if (!("children" in node)) return "";
-  const { skip, after, limit = Number.POSITIVE_INFINITY } = walk;
+  const { skip, after, breaks, limit = Number.POSITIVE_INFINITY } = walk;
   let out = "";
   const stack: (AnyNode | typeof END)[] = [];
   if (after !== undefined) stack.push(END);
@@ -239,7 +241,7 @@ export function textOf(node: AnyNode, walk: TextWalk = {}): string {
     if (n.type === "text") out += (n as unknown as { data: string }).data;
     else if (n.type === "tag") {
       if (skip?.(n as Element)) continue;
-      if (after !== undefined) stack.push(END);
+      if (after !== undefined && (breaks === undefined || breaks(n as Element))) stack.push(END);
       const children = (n as Element).children;
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }

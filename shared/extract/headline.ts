@@ -4,6 +4,7 @@
  * site-name decorations stripped, meta values cut short at a stray quote joined to their full wording, the
  * wording most sources state exactly kept, and a candidate that is the winner minus a kicker preferred.
  */
+import { decodeHtmlEntities } from "../text/html-entities";
 import { headingCandidates, PART } from "./heading-candidates";
 import { metaValue, type PageSignals } from "./page-signals";
 import { hostName, titleKey as key, stripSiteName } from "./site-name";
@@ -262,11 +263,23 @@ function isCutShort(short: string, full: string): boolean {
   return m !== null && full.startsWith(m[1]!) && full.length > m[1]!.length + 3;
 }
 
-/** The wording of a key that most candidates state exactly (punctuation and quotes differ between sources). */
+/**
+ * The wording of a key that most candidates state exactly (punctuation and quotes differ between sources). A
+ * wording with an entity left in it loses to the same wording stated plainly by another source: the publisher
+ * escaped that value twice (news24's meta tags carry "&amp;#039;" where its <title> has "&#039;").
+ */
 function formOf(cands: Candidate[], k: string): string {
   const forms = new Map<string, { n: number; weight: number; order: number }>();
+  const texts = new Set<string>();
+  for (const c of cands) if (c.key === k) texts.add(c.text);
   for (const c of cands) {
     if (c.key !== k) continue;
+    if (
+      c.text.includes("&") &&
+      texts.has(decodeHtmlEntities(c.text)) &&
+      decodeHtmlEntities(c.text) !== c.text
+    )
+      continue;
     const f = forms.get(c.text);
     if (f) {
       f.n++;

@@ -3,13 +3,18 @@
  * headline, told by the other sources of the headline or by a site name the page states.
  */
 import { getDomain } from "tldts";
+import { decodeHtmlEntities } from "../text/html-entities";
 import { cleanInline } from "./text";
 
 const SEPARATORS = /\s+(?:[|\-–—·•:»«]|::|\/\/)\s+/;
 
-/** A title's comparison key (a page compares a handful, so it is computed each time, not memoised). */
+/**
+ * A title's comparison key (a page compares a handful, so it is computed each time, not memoised). An entity
+ * left in a value ("&#039;" in a meta tag the publisher escaped twice) reads as its character here, so the
+ * value still agrees with the sources that state the text plainly; the text itself is never decoded again.
+ */
 export function titleKey(s: string): string {
-  return s
+  return decodeHtmlEntities(s)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();

@@ -3,6 +3,8 @@
  * the object describing this page's article. Never throws.
  */
 
+import { decodeHtmlEntities } from "../text/html-entities";
+
 export type JsonObject = Record<string, unknown>;
 
 const ARTICLE_TYPES = new Set([
@@ -66,7 +68,13 @@ function nestsDeeper(text: string, max: number): boolean {
   return false;
 }
 
-/** Lenient JSON parse for JSON-LD blocks as pages serve them. */
+/**
+ * JSON.parse reviver: the parser leaves a <script>'s text as written, and publishers HTML-escape JSON-LD
+ * strings ("Q&amp;A", "&#8217;"), so its strings are decoded here, once; nothing downstream decodes again.
+ */
+const decoded = (_key: string, v: unknown): unknown => (typeof v === "string" ? decodeHtmlEntities(v) : v);
+
+/** Lenient JSON parse for JSON-LD blocks as pages serve them (entities in strings decoded). */
 export function parseJsonLd(raw: string): unknown[] {
   let text = raw.trim();
   if (!text) return [];
@@ -78,7 +86,7 @@ export function parseJsonLd(raw: string): unknown[] {
     .replace(/\/\/\s*\]\]>\s*$/, "")
     .trim();
   try {
-    return [JSON.parse(text)];
+    return [JSON.parse(text, decoded)];
   } catch {
     // Raw control characters inside strings, trailing commas, several objects back to back.
     const repaired = text
@@ -86,7 +94,7 @@ export function parseJsonLd(raw: string): unknown[] {
       .replace(/,\s*([}\]])/g, "$1")
       .replace(/}\s*{/g, "},{");
     try {
-      const v = JSON.parse(repaired.startsWith("[") ? repaired : `[${repaired}]`);
+      const v = JSON.parse(repaired.startsWith("[") ? repaired : `[${repaired}]`, decoded);
       return Array.isArray(v) ? v : [v];
     } catch {
       return [salvage(text)].filter((o) => Object.keys(o).length > 0);
@@ -99,7 +107,7 @@ function salvage(text: string): JsonObject {
   const out: JsonObject = {};
   for (const key of ["@type", "headline", "datePublished", "dateModified", "dateCreated", "inLanguage"]) {
     const m = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){0,2000})"`).exec(text);
-    if (m?.[1]) out[key] = m[1].replace(/\\(["\\/])/g, "$1");
+    if (m?.[1]) out[key] = decodeHtmlEntities(m[1].replace(/\\(["\\/])/g, "$1"));
   }
   const free = /"isAccessibleForFree"\s*:\s*"?(true|false)"?/i.exec(text);
   if (free?.[1]) out.isAccessibleForFree = free[1].toLowerCase() === "true";

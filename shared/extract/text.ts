@@ -1,15 +1,16 @@
-/** Text normalisation shared by the extractor: whitespace, invisible characters, entity leftovers. */
-
-import { decodeHtmlEntities as decodeEntities } from "../text/html-entities";
+/**
+ * Text normalisation shared by the extractor: whitespace and invisible characters. No entity decoding: the
+ * parser has decoded text and attribute values once, so an entity left in them is text the page shows
+ * ("&lt;b&gt;" written as "&amp;lt;b&amp;gt;"); JSON-LD strings are decoded where they are parsed.
+ */
 
 // Only the byte-order mark goes: soft hyphens and zero-width characters are part of the text as published.
 const INVISIBLE = /\ufeff/g;
 const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
-/** One line: entities decoded, invisible characters dropped, whitespace runs collapsed, trimmed. */
+/** One line: invisible characters dropped, whitespace runs collapsed, trimmed. */
 export function cleanInline(s: string): string {
   if (isBlank(s)) return "";
-  const d = decodeEntities(s);
-  return (d.includes("\ufeff") ? d.replace(INVISIBLE, "") : d).replace(SPACES, " ").trim();
+  return (s.includes("\ufeff") ? s.replace(INVISIBLE, "") : s).replace(SPACES, " ").trim();
 }
 
 /** Only whitespace (the text between block tags usually is): a char loop, cheaper than three regex passes. */
@@ -23,7 +24,7 @@ function isBlank(s: string): boolean {
 
 /** Multi-paragraph text: each paragraph cleaned, paragraphs separated by one blank line. */
 export function cleanParagraphs(s: string): string {
-  return decodeEntities(s)
+  return s
     .replace(INVISIBLE, "")
     .split(/\n\s*\n|\r\n\s*\r\n/)
     .map((p) => p.replace(SPACES, " ").trim())

@@ -229,3 +229,67 @@ describe("extractArticle on hostile pages", () => {
     );
   });
 });
+
+describe("entities", () => {
+  // The parser decodes text and attribute values once; a page that escapes twice shows the escape.
+  it("keeps body text that shows an escaped tag", () => {
+    const r = run(
+      page(
+        "",
+        `<article><h1>Markup</h1>${para(4)}<p>Write &amp;lt;b&amp;gt; to make text bold in the old editor, then save the page.</p></article>`,
+      ),
+    );
+    expect(r.body).toContain("Write &lt;b&gt; to make text bold");
+  });
+
+  it("keeps a headline that shows an escaped ampersand", () => {
+    const headline = "AT&amp;amp;T buys a regional network operator";
+    const r = run(
+      page(
+        `<title>${headline}</title><meta property="og:title" content="${headline}">`,
+        `<article><h1>${headline}</h1>${para(4)}</article>`,
+      ),
+    );
+    expect(r.headline).toBe("AT&amp;T buys a regional network operator");
+  });
+
+  it("takes the plain wording over meta tags escaped twice", () => {
+    const twice = "Australian &amp;#039;megablaze&amp;#039; brought under control";
+    const r = run(
+      page(
+        `<title>Australian &#039;megablaze&#039; brought under control</title><meta property="og:title" content="${twice}"><meta name="twitter:title" content="${twice}">`,
+        `<article>${para(4)}</article>`,
+      ),
+    );
+    expect(r.headline).toBe("Australian 'megablaze' brought under control");
+  });
+
+  it("keeps an author meta that shows an escaped ampersand as one name", () => {
+    const r = run(
+      page(
+        `<meta name="author" content="Tom &amp;amp; Jerry">`,
+        `<article><h1>Cartoon</h1>${para(4)}</article>`,
+      ),
+    );
+    expect(r.authors).toEqual(["Tom &amp; Jerry"]);
+  });
+
+  it("strips escaped markup from a JSON-LD articleBody (decoded first, then stripped)", () => {
+    const p =
+      "A sentence of the article that the page renders with a script, long enough to count as prose here.";
+    const ld = JSON.stringify({
+      "@type": "NewsArticle",
+      articleBody: `&lt;p class="texto"&gt;${p.repeat(8)}&lt;/p&gt;`,
+    });
+    const r = run(page(`<script type="application/ld+json">${ld}</script>`, "<div id=app></div>"));
+    expect(r.body.startsWith("A sentence of the article")).toBe(true);
+    expect(r.body).not.toContain("<p");
+  });
+
+  it("decodes entities in JSON-LD strings, which the parser leaves as written", () => {
+    const ld = `{"@type":"NewsArticle","headline":"Q&amp;A: what the council decided","author":{"@type":"Person","name":"Ren&eacute;e Dupont"}}`;
+    const r = run(page(`<script type="application/ld+json">${ld}</script>`, `<article>${para(4)}</article>`));
+    expect(r.headline).toBe("Q&A: what the council decided");
+    expect(r.authors).toEqual(["Renée Dupont"]);
+  });
+});

@@ -119,3 +119,13 @@ describe("extractBody by structure", () => {
     expect(text).not.toContain("Jane Doe");
   });
 });
+
+describe("lead paragraph", () => {
+  it("keeps the words of a lead written as lines apart", () => {
+    const text = body(
+      `<article><div class="head"><div class="lead">The council met on Tuesday and heard from residents.<br>It agreed to publish the full report next month, after the summer break.</div></div>
+       <div class="story">${prose("Main", 4)}</div></article>`,
+    );
+    expect(text).toContain("residents. It agreed");
+  });
+});

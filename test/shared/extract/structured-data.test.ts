@@ -23,6 +23,16 @@ describe("JSON-LD", () => {
     expect(readStructuredData(blocks, "https://x.example/mine").article?.headline).toBe("Mine");
   });
 
+  it("decodes entities in strings once, also in repaired and salvaged blocks", () => {
+    expect(parseJsonLd('{"headline":"Q&amp;A &#8217;24","n":{"name":["AT&amp;amp;T"]}}')).toEqual([
+      { headline: "Q&A \u201924", n: { name: ["AT&amp;T"] } },
+    ]);
+    expect(parseJsonLd('{"headline":"Tom &amp; Jerry",}')).toEqual([{ headline: "Tom & Jerry" }]);
+    expect(parseJsonLd('{"@type":"NewsArticle",,"headline":"Caf&eacute; reopens"')[0]).toMatchObject({
+      headline: "Café reopens",
+    });
+  });
+
   it("survives broken blocks: raw newlines, trailing commas, garbage", () => {
     expect(parseJsonLd('{"@type":"NewsArticle","headline":"a\nb",}')).toHaveLength(1);
     expect(parseJsonLd("{ not json")).toEqual([]);
