@@ -19,7 +19,7 @@ import { boolOf, type JsonObject, names, readStructuredData, str } from "./struc
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.7";
+export const EXTRACTOR_VERSION = "2026.12.8";
 
 export interface ExtractInput {
   html: string;
