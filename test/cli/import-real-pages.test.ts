@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importFiles } from "../../cli/commands/import";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { decodeArticleItem } from "../../shared/consumer/article-item";
-import { clusterRecordSchema } from "../../shared/records";
+import { liveStories } from "../support/live-stories";
 import { uniquePrefix } from "../support/unique-prefix";
 import { type WarcRecordSpec, writeWarc } from "../support/warc-files";
 
@@ -121,18 +121,11 @@ describe("storytrail import of real news pages", () => {
     }
 
     // The copy and its original are one story; the other pages are stories of their own.
-    const items = (await runtime.items("clusters")).map((i) => clusterRecordSchema.parse(i));
-    const live = new Set(
-      items.filter((i) => i.record_type === "summary" && !i.merged_into).map((i) => i.cluster_id),
-    );
-    const byCluster = new Map<string, string[]>();
-    for (const i of items)
-      if (i.record_type === "member" && live.has(i.cluster_id))
-        byCluster.set(i.cluster_id, [...(byCluster.get(i.cluster_id) ?? []), i.url]);
+    const stories = await liveStories(runtime);
     const original = articles.find((a) => a.url_variants.includes(pages[0]!.url))!.url;
     const copy = articles.find((a) => a.url_variants.includes(COPY_URL))!.url;
-    const sizes = [...byCluster.values()].map((m) => m.length).sort();
+    const sizes = stories.map((m) => m.length).sort();
     expect(sizes).toEqual([1, 1, 1, 1, 2]);
-    expect([...byCluster.values()].some((m) => m.includes(original) && m.includes(copy))).toBe(true);
+    expect(stories.some((m) => m.includes(original) && m.includes(copy))).toBe(true);
   });
 });

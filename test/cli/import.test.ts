@@ -12,7 +12,7 @@ import { type DemoSite, startDemoSite } from "../../infra/local/demo-site";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { skippedTotal } from "../../shared/backfill/import-summary";
 import { decodeArticleItem } from "../../shared/consumer/article-item";
-import { clusterRecordSchema } from "../../shared/records";
+import { liveStories } from "../support/live-stories";
 import { uniquePrefix } from "../support/unique-prefix";
 import { type WarcRecordSpec, writeWarc } from "../support/warc-files";
 
@@ -25,19 +25,6 @@ async function start(label: string): Promise<LocalRuntime> {
     prefix: uniquePrefix(label),
     settings: SETTINGS,
   });
-}
-
-/** Live clusters as sorted lists of member URLs. */
-async function stories(runtime: LocalRuntime): Promise<string[][]> {
-  const items = (await runtime.items("clusters")).map((i) => clusterRecordSchema.parse(i));
-  const live = new Set(
-    items.filter((i) => i.record_type === "summary" && !i.merged_into).map((i) => i.cluster_id),
-  );
-  const byCluster = new Map<string, string[]>();
-  for (const i of items)
-    if (i.record_type === "member" && live.has(i.cluster_id))
-      byCluster.set(i.cluster_id, [...(byCluster.get(i.cluster_id) ?? []), i.url].sort());
-  return [...byCluster.values()].sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
 }
 
 /** What extraction decided, per URL (not when or how the page was collected). */
@@ -115,8 +102,8 @@ describe("storytrail import", () => {
     expect(summary.skipped).toEqual({ warcinfo: 1, request: 4, metadata: 4, revisit: 1, not_html: 1 });
     expect(summary.records).toBe(summary.articles + skippedTotal(summary) + summary.errors);
     expect(await extracted(runtime)).toEqual(await extracted(crawled));
-    expect(await stories(runtime)).toEqual(await stories(crawled));
-    expect((await stories(runtime)).map((s) => s.length).sort()).toEqual([1, 3]);
+    expect(await liveStories(runtime)).toEqual(await liveStories(crawled));
+    expect((await liveStories(runtime)).map((s) => s.length).sort()).toEqual([1, 3]);
     const articles = (await runtime.items("articles")).map(decodeArticleItem);
     expect(new Set(articles.map((a) => a.collected_at))).toEqual(new Set(["2026-12-01T09:00:00.000Z"]));
 
@@ -139,7 +126,7 @@ describe("storytrail import", () => {
       restart: true,
     });
     expect(await extracted(runtime)).toEqual(await extracted(crawled));
-    expect(await stories(runtime)).toEqual(await stories(crawled));
+    expect(await liveStories(runtime)).toEqual(await liveStories(crawled));
   });
 
   it("resumes an interrupted import at its checkpoint and ends with the same counts and stories", async () => {
@@ -163,6 +150,6 @@ describe("storytrail import", () => {
     const rest = await importFiles(runtime, [warc], opts);
     expect(rest).toMatchObject({ records: 15, articles: 4, errors: 0 });
     expect(rest.records).toBe(rest.articles + skippedTotal(rest) + rest.errors);
-    expect(await stories(runtime)).toEqual(await stories(crawled));
+    expect(await liveStories(runtime)).toEqual(await liveStories(crawled));
   });
 });
