@@ -6,7 +6,7 @@
  */
 
 import type { BodyPass } from "./body-pass";
-import { BLOCK_TAGS, HIDDEN, isLeafBlock, isNegativeLead, LEAD, LEAD_SKIP } from "./body-vocabulary";
+import { endsLine, HIDDEN, isLeafBlock, isNegativeLead, LEAD, LEAD_SKIP } from "./body-vocabulary";
 import { type Element, elementsInOrder, isElement, rawText, textOf } from "./dom";
 import { cleanInline } from "./text";
 
@@ -33,9 +33,6 @@ export function chooseContainer(pass: BodyPass): { best: Element; parts: Element
   const chunks = sameClassChunks(pass, best);
   return { best, parts: chunks.length > 1 ? chunks : withSiblings(pass, best) };
 }
-
-/** Where a lead's text breaks a line (paragraphs inside it, lines apart at a <br>): a space, not nothing. */
-const endsLine = (el: Element): boolean => el.name === "br" || BLOCK_TAGS.has(el.name);
 
 /**
  * The standfirst/lead paragraph often sits in the article header, outside the chosen container (and

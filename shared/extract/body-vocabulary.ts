@@ -91,6 +91,9 @@ export const BLOCK_TAGS = new Set([
   "search",
   "dir",
 ]);
+
+/** Elements that end a line of text (blocks, and <br>): the words on either side are apart, not joined. */
+export const endsLine = (el: Element): boolean => el.name === "br" || BLOCK_TAGS.has(el.name);
 export const LEAD =
   /(?:^|[-_ ])(?:lead|leader|lede|intro|introduction|standfirst|subtitle|sub-?title|subheadline|dek|deck|summary|teaser-?text|vorspann|article-?intro|excerpt|abstract|chapeau|chapo|entradilla|occhiello|sommario)(?:$|[-_ ])/;
 export const LEAD_SKIP = new Set([

@@ -2,6 +2,7 @@
  * The page's <h1> elements read as headline candidates: the article's headings, breadcrumb entries and a logo
  * apart, each heading's text without its kicker markup and with the boundaries of its parts marked.
  */
+import { endsLine } from "./body-vocabulary";
 import { type Element, elementsInOrder, textOf } from "./dom";
 import { cleanInline } from "./text";
 
@@ -13,9 +14,6 @@ const KICKER =
  * child elements); zero-width, so the heading's text is unchanged once the marks are dropped.
  */
 export const PART = "\u2063";
-
-/** Elements that start a new line: a space between the text before and after them. */
-const LINE_BREAKING = new Set(["br", "div", "p", "li", "h2", "h3", "h4", "h5", "h6", "header", "section"]);
 
 /**
  * Heading text without kicker/overline parts, screen-reader-only separators and ruby annotations (<rt>, <rp>:
@@ -35,7 +33,7 @@ function headingText(el: Element): string {
     if (c.type === "text") out += textOf(c);
     else if (c.type === "tag") {
       const e = c as Element;
-      const mark = LINE_BREAKING.has(e.name) ? ` ${PART}` : PART;
+      const mark = endsLine(e) ? ` ${PART}` : PART;
       out += isKickerOrHidden(e) ? mark : `${mark}${textOf(e, { skip: isKickerOrHidden })}${mark}`;
     }
   }
