@@ -3,7 +3,7 @@
  * plus the settings that scale it → dollars per million articles at AWS list prices (bench/prices.ts).
  * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
  */
-import { type FetchBatchShape, fetchBatchWaitMs, fetchPageWaitShare } from "./fetch-batch";
+import { type FetchBatchShape, fetchBatchWaitMs, fetchPageWaitShare, hostsAtShape } from "./fetch-batch";
 import { GB, PRICES, type Prices } from "./prices";
 
 // ---- billing rules ----------------------------------------------------------------------------
@@ -71,6 +71,9 @@ export interface Observed {
   readonly sqs: { fifoRequests: number; standardRequests: number };
   /** Per table: RRU and WRU per article (ConsumedCapacity, transactions doubled) and stored bytes. */
   readonly tables: Readonly<Record<string, { rru: number; wru: number; storedBytes: number }>>;
+  /** The fetch function's part of the Hosts table's units (in `tables.hosts`), at the run's batches:
+   * one page per host each (fauxqs hands out one message per group per receive). */
+  readonly fetchPacing?: { rru: number; wru: number };
   readonly s3: { puts: number; gets: number; storedBytes: number };
   /** Settings the run used, so alternatives can be scaled from them. */
   readonly rawSampleRate: number;
@@ -176,7 +179,9 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     prices.sqsStandardPerRequest,
   );
   let storedMonths = 0;
-  for (const [table, t] of Object.entries(obs.tables)) {
+  for (const [table, measured] of Object.entries(obs.tables)) {
+    // Fetch's pacing follows the batch's shape: a host's chain of pages reserves once (fetch-batch.ts).
+    const t = table === "hosts" ? hostsAtShape(measured, obs, s) : measured;
     // Buckets items and their queries scale with the number of bands; their entries expire.
     const buckets = table === "buckets";
     const scale = buckets ? s.lshBandsTotal / obs.lshBandsTotal : 1;

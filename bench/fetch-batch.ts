@@ -86,3 +86,26 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
     },
   };
 }
+
+/**
+ * The Hosts table's units per article with fetch's part at the batch's shape. A host's chain of pages
+ * reserves its first slot (a read and a put) and ends each request with one write, which also holds
+ * the next request's slot while more of the host's pages follow (shared/aws/host-pace-table.ts; its
+ * tests and the fetch handler's count the calls). In the metered run every page was a chain of its
+ * own (a read and two writes per request), so a chain of p pages costs 1/p of the reads and
+ * (p + 1)/2p of the writes.
+ */
+export function hostsAtShape<T extends { rru: number; wru: number }>(
+  hosts: T,
+  obs: Pick<Observed, "fetchBatchSize" | "fetchPacing">,
+  s: Pick<Settings, "fetchBatch">,
+): T {
+  const run = obs.fetchPacing;
+  if (!run) return hosts;
+  const { pagesPerHost: p } = fetchBatchRounds(obs.fetchBatchSize, s);
+  return {
+    ...hosts,
+    rru: hosts.rru - run.rru + run.rru / p,
+    wru: hosts.wru - run.wru + (run.wru * (p + 1)) / (2 * p),
+  };
+}

@@ -218,6 +218,7 @@ async function observe(
     ]),
   );
   const fetch = functions.fetch;
+  const hostsTable = runtime.resources.tables.hosts;
   return {
     articles,
     functions: fnObs,
@@ -227,6 +228,10 @@ async function observe(
       standardRequests: sum((r) => (r.service === "sqs" && !r.fifo ? r.sqsBilled : 0)),
     },
     tables,
+    fetchPacing: {
+      rru: sum((r) => (r.label === "fetch" ? (r.byTable[hostsTable]?.rru ?? 0) : 0)),
+      wru: sum((r) => (r.label === "fetch" ? (r.byTable[hostsTable]?.wru ?? 0) : 0)),
+    },
     s3: {
       puts: sum((r) => (r.op === "PutObject" ? 1 : 0)),
       gets: sum((r) => (r.op === "GetObject" ? 1 : 0)),

@@ -16,7 +16,7 @@ import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
-import { processFifoGroupsConcurrently } from "../shared/batch/fifo-groups-concurrently";
+import { followedInGroup, processFifoGroupsConcurrently } from "../shared/batch/fifo-groups-concurrently";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import {
   fetchMetrics,
@@ -29,6 +29,7 @@ import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-ar
 import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
+import { pacingHost } from "../shared/fetch/request-pacing";
 import { type FetchMessage, fetchMessageSchema } from "../shared/records";
 import { articleIdFor } from "../shared/url/canonical-url";
 
@@ -104,7 +105,8 @@ export function createFetchHandler(env: Env) {
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
   };
 
-  const recordHandler = async (record: SQSRecord) => {
+  /** `more`: a later page of the same host follows in this batch (the pacer then holds its slot). */
+  const recordHandler = async (record: SQSRecord, more: boolean) => {
     const read = readFetchMessage(record);
     if ("error" in read) {
       // A malformed message cannot succeed on retry: parked in the DLQ at once, its host's pages go on.
@@ -118,6 +120,8 @@ export function createFetchHandler(env: Env) {
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
+    const host = pacingHost(msg.url);
+    if (host !== null) pacer.expectMore(host, more);
     try {
       const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
       if (outcome.kind === "gave_up") {
@@ -162,13 +166,18 @@ export function createFetchHandler(env: Env) {
       robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
       robotsSince = Date.now();
     }
+    const followed = followedInGroup(event.Records);
     try {
-      return await processFifoGroupsConcurrently(event, recordHandler, {
+      return await processFifoGroupsConcurrently(event, (r) => recordHandler(r, followed.has(r.messageId)), {
         ...(context ? { context } : {}),
         maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
         onSkipped: markSkipped,
       });
     } finally {
+      // A slot held for a page that made no request goes back; failing that, the host idles one interval.
+      await pacer
+        .release()
+        .catch((err) => logger.warn("could not release a host slot", { error: String(err) }));
       metrics.publishStoredMetrics();
     }
   };

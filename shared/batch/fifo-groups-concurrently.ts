@@ -42,6 +42,13 @@ export function messageGroups(records: readonly SQSRecord[]): SQSRecord[][] {
   return groups;
 }
 
+/** Ids of the records that have a later record of their own message group in the batch. */
+export function followedInGroup(records: readonly SQSRecord[]): Set<string> {
+  const out = new Set<string>();
+  for (const group of messageGroups(records)) for (const r of group.slice(0, -1)) out.add(r.messageId);
+  return out;
+}
+
 export async function processFifoGroupsConcurrently(
   event: SQSEvent,
   recordHandler: (record: SQSRecord) => Promise<unknown>,

@@ -29,7 +29,8 @@ export interface RequestPacer {
   after(url: string): Promise<void>;
 }
 
-function hostOrNull(url: string): string | null {
+/** The pacing key of a URL (its host, as the FIFO group names it); null for what is not one. */
+export function pacingHost(url: string): string | null {
   try {
     return hostOf(url);
   } catch {
@@ -50,18 +51,18 @@ export function pacedBy(
   stillWanted: () => boolean = () => true,
   minDelayMs?: number,
 ): RequestPacer {
-  const home = hostOrNull(url);
+  const home = pacingHost(url);
   const delayFor = (host: string) => (host === home ? crawlDelaySeconds : null);
   // The source's own minimum applies to its own host only, as its Crawl-delay does.
   const minFor = (host: string) => (host === home ? minDelayMs : undefined);
   return {
     before: async (hop) => {
-      const host = hostOrNull(hop);
+      const host = pacingHost(hop);
       if (host !== null) await pacer.wait(host, delayFor(host), minFor(host));
       return stillWanted();
     },
     after: async (hop) => {
-      const host = hostOrNull(hop);
+      const host = pacingHost(hop);
       if (host !== null) await pacer.done(host, delayFor(host), minFor(host));
     },
   };

@@ -92,4 +92,33 @@ describe("the cost model with concurrent hosts", () => {
     expect(one.sqs.fifoRequests).toBeCloseTo(2.1);
     expect(withFetchBatchSize(one, 10).sqs.fifoRequests).toBeCloseTo(0.3);
   });
+
+  it("prices fetch's pacing at the batch's shape: a chain of p pages reserves once and writes once per page", () => {
+    // Measured at one page per host per batch: a read and two writes per page, plus discovery's 0.1/0.2.
+    const run = {
+      ...observed,
+      tables: { hosts: { rru: 1.1, wru: 2.2, storedBytes: 50 } },
+      fetchPacing: { rru: 1, wru: 2 },
+    };
+    const hosts = (s: Settings) => {
+      const lines = costBreakdown(run, s);
+      return {
+        wru: lines.find((l) => l.item === "hosts writes")!.quantity / 1e6,
+        rru: lines.find((l) => l.item === "hosts reads")!.quantity / 1e6,
+      };
+    };
+    // A daily burst: one host's 10 pages in a batch → 1 read and 11 writes per 10 pages.
+    const burst = hosts(settings);
+    expect(burst.rru).toBeCloseTo(0.1 + 0.1);
+    expect(burst.wru).toBeCloseTo(0.2 + 1.1);
+    // A steady crawl (one page per host) pays what the run measured.
+    const steady = hosts({ ...settings, ...shape(1, false, 3) });
+    expect(steady.rru).toBeCloseTo(1.1);
+    expect(steady.wru).toBeCloseTo(2.2);
+    // Without the fetch part measured, the table is priced as observed.
+    const { fetchPacing: _, ...unsplit } = run;
+    expect(costBreakdown(unsplit, settings).find((l) => l.item === "hosts writes")!.quantity).toBeCloseTo(
+      2.2e6,
+    );
+  });
 });

@@ -12,6 +12,7 @@ import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { createFetchHandler } from "../../lambdas/fetch";
+import { observeClients } from "../../shared/aws/client-config";
 import { PARKED_REASON_ATTRIBUTE } from "../../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import { FrontierTable } from "../../shared/aws/frontier-table";
@@ -148,6 +149,37 @@ describe("fetch handler: a batch's hosts concurrently", () => {
     expect(concurrentMs).toBeLessThan(0.7 * serialMs);
     const stored = new Set((await runtime.items("articles")).map((x) => x.url as string));
     for (const h of hosts) for (const p of ["/p3", "/p4"]) expect(stored).toContain(`${h.base}${p}`);
+  });
+
+  it("reads the Hosts table once for a batch of one host's pages: each page's end holds the next one's slot", async () => {
+    const [, b] = hosts as [Publisher, Publisher, Publisher];
+    const hostsTable = resource.table(runtime.env("fetch"), "hosts");
+    const calls: string[] = [];
+    // A fresh container whose DynamoDB calls are counted as they go out.
+    const unobserve = observeClients((c) =>
+      c.dynamo?.middlewareStack.add(
+        (next, context) => async (args) => {
+          if ((args.input as { TableName?: string }).TableName === hostsTable)
+            calls.push(String(context.commandName).replace(/Command$/, ""));
+          return next(args);
+        },
+        { step: "initialize", name: "countHostsCalls" },
+      ),
+    );
+    const fresh = createFetchHandler(runtime.env("fetch"));
+    unobserve();
+    await settle();
+    const pages = [5, 6, 7, 8].map((n) => `/p${n}`);
+    const out = await fresh({ Records: pages.map((p) => record(`${b.base}${p}`)) }, runtime.context("fetch"));
+    expect(out.batchItemFailures).toEqual([]);
+    for (let i = 1; i < pages.length; i++)
+      expect(b.arrivals.get(pages[i]!)! - b.arrivals.get(pages[i - 1]!)!).toBeGreaterThanOrEqual(
+        HOST_DELAY_MS + LATENCY_MS - 20,
+      );
+    // robots.txt and 4 pages: one reservation (read + put), one write as each request ends; the old
+    // pacing read and wrote twice per request (5 reads, 10 writes).
+    expect(calls.filter((c) => c === "GetItem")).toHaveLength(1);
+    expect(calls.filter((c) => c !== "GetItem")).toHaveLength(6);
   });
 
   it("fails the rest of a failed host's pages only, and the other hosts' pages are stored", async () => {
