@@ -45,9 +45,11 @@ export function fetchBatchWaitMs(
   s: Pick<Settings, "fetchBatch" | "pageLatencyMs" | "minHostDelayMs">,
 ): number {
   const { pagesPerHost, rounds } = fetchBatchRounds(batchSize, s);
-  // Each page waits for the publisher and then for what is left of the host delay since the previous
-  // page, whether that page was handled in this invocation or the last (the Hosts table carries the slot).
-  const perPage = Math.max(s.pageLatencyMs, s.minHostDelayMs);
+  // A paced page waits out the host delay, counted from the end of the previous request to the host
+  // (request-pacing.ts), whether that was in this invocation or the last (the Hosts table carries the
+  // slot), and then for the publisher: delay + latency. (Until 2026-12-03 this was max(delay, latency),
+  // a slot-to-slot reading that priced a daily burst's page 300 ms short.)
+  const perPage = s.minHostDelayMs + s.pageLatencyMs;
   const chain = shapeOf(batchSize, s).backlogged
     ? pagesPerHost * perPage
     : s.pageLatencyMs + (pagesPerHost - 1) * perPage;

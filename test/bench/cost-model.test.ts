@@ -99,8 +99,9 @@ describe("cost per million articles", () => {
   it("charges the host delay each fetched page waits out", () => {
     const paced = totalUsd(costBreakdown(observed, settings));
     const unpaced = totalUsd(costBreakdown(observed, { ...settings, minHostDelayMs: 0 }));
-    // 5 waits of 700 ms per batch of 5 at 1 GB, 0.2 batches per article
-    const expected = 0.2e6 * lambdaGbSeconds(5 * 700, 1024) * PRICES.lambdaArmPerGbSecond;
+    // Each of the batch's 5 pages waits out the whole delay (from the previous request's end) before its
+    // own latency: 5 × 1000 ms per batch of 5 at 1 GB, 0.2 batches per article.
+    const expected = 0.2e6 * lambdaGbSeconds(5 * 1000, 1024) * PRICES.lambdaArmPerGbSecond;
     expect(paced - unpaced).toBeCloseTo(expected, 1);
   });
 

@@ -21,7 +21,7 @@ const shape = (pagesPerHost: number, backlogged: boolean, concurrentHosts: numbe
 
 describe("a fetch batch's billed wait", () => {
   it("without a shape, charges every page the host delay, one after another (a backlogged host fills the batch)", () => {
-    expect(fetchBatchWaitMs(10, base)).toBe(10 * 1000);
+    expect(fetchBatchWaitMs(10, base)).toBe(10 * (1000 + 300));
     expect(fetchBatchWaitMs(10, { ...base, minHostDelayMs: 0 })).toBe(10 * 300);
     expect(fetchPageWaitShare(10, {})).toBe(1);
   });
@@ -31,9 +31,9 @@ describe("a fetch batch's billed wait", () => {
     expect(fetchBatchRounds(10, shape(1, false, 3))).toEqual({ pagesPerHost: 1, hosts: 10, rounds: 4 });
     expect(fetchBatchWaitMs(10, shape(1, false, 3))).toBe(4 * 300);
     // Backlogged hosts wait out the delay even for their first page in the batch.
-    expect(fetchBatchWaitMs(10, shape(1, true, 3))).toBe(4 * 1000);
+    expect(fetchBatchWaitMs(10, shape(1, true, 3))).toBe(4 * 1300);
     // 2 hosts of 5 pages, both at once: one chain of 5 (the first page free, the rest paced).
-    expect(fetchBatchWaitMs(10, shape(5, false, 3))).toBe(300 + 4 * 1000);
+    expect(fetchBatchWaitMs(10, shape(5, false, 3))).toBe(300 + 4 * 1300);
     // One host at a time is the serial processor: the same as no overlap.
     expect(fetchBatchWaitMs(10, shape(1, true, 1))).toBe(fetchBatchWaitMs(10, base));
     expect(fetchPageWaitShare(10, shape(1, false, 3))).toBeCloseTo(0.4);
@@ -71,7 +71,7 @@ describe("the cost model with concurrent hosts", () => {
   it("bills the fetch invocation its rounds of hosts instead of every page's wait in turn", () => {
     const serial = invocationMs("fetch", observed, settings);
     const steady = invocationMs("fetch", observed, { ...settings, ...shape(1, false, 3) });
-    expect(serial.waitMs).toBe(200 + 10 * 1000);
+    expect(serial.waitMs).toBe(200 + 10 * 1300);
     expect(steady.waitMs).toBe(200 + 4 * 300);
     expect(steady.cpuMs).toBe(serial.cpuMs); // CPU does not overlap
     const fetchUsd = (s: Settings) => costBreakdown(observed, s).find((l) => l.item.startsWith("fetch"))!.usd;
