@@ -17,20 +17,22 @@ export interface MeasuredPeak {
 }
 
 /**
- * Headroom over the measured peak. The peaks are measured with V8's heap unbounded (it collects
- * lazily when it may); a function's heap is bounded by its size, and the fetch shapes finish with
- * the heap held to half of it (test/bench/memory-at-caps.test.ts), so 10 % covers run-to-run spread
- * (the extraction alone measured 183 and 189 MB in two runs) and what the measurement leaves out
- * (the S3 client, loaded with the first raw sample).
+ * Headroom over the measured peak: run-to-run spread (fetch's worst shape measured 175–177 MB in three
+ * runs) and what the measurement leaves out (the S3 client, loaded with the first raw sample). Fetch's
+ * peak is measured under the V8 heap flags of its size (v8HeapFlags); discover's with V8's defaults,
+ * which collect later, so its figure is the higher of the two.
  */
 export const MEMORY_HEADROOM = 1.1;
 
 export const MEASURED_PEAKS = {
   fetch: {
-    // One page: 227 MB. Fetch works up to MAX_CONCURRENT_HOSTS (3) of a batch's hosts at once, and three
-    // such pages at once measured +23 MB over one (tsx, 128 MB heap: 1 host +85 MB, 3 hosts +108 MB).
-    peakMb: 227 + 23,
-    what: "the fetch handler's modules and clients loaded, then one 5 MiB page of 650,000 tiny elements extracted (the worst of 8 hostile shapes at the byte cap: 227 MB), plus the 23 MB that 3 such pages at once add over one",
+    // Under the V8 flags Lambda gives a 195 MB function (v8HeapFlags), with 2 other hosts' 5 MiB pages
+    // held (fetch works MAX_CONCURRENT_HOSTS = 3 at once): 175–177 MB in three runs. It was 227 + 23 MB
+    // measured with V8's own defaults, which let garbage pile up past any of these sizes; keeping no
+    // script or style text and at most 1,000,000 characters of the page's text (PARSE_LIMITS in
+    // shared/extract/dom.ts) took the 5 MiB paragraph from 193 to 118 MB.
+    peakMb: 177,
+    what: "the fetch handler's modules and clients loaded, then one 5 MiB page of 262,000 short paragraphs extracted (the worst of 8 hostile shapes at the byte cap) while 2 more such pages are held, under the V8 flags of the function's size",
     measuredBy: "npm run bench -- --only memory (bench/memory-at-caps.ts), 2026-12-03",
   },
   discover: {
@@ -46,6 +48,19 @@ export type MeasuredFunction = keyof typeof MEASURED_PEAKS;
 export function memoryForPeak(peakMb: number): number {
   // Rounded to a thousandth first, so that 250 × 1.1 (275.00000000000006 in floating point) is 275.
   return Math.max(128, Math.ceil(Math.round(peakMb * MEMORY_HEADROOM * 1000) / 1000));
+}
+
+/**
+ * The V8 heap flags Lambda's Node.js bootstrap (/var/runtime/bootstrap) passes a function of `memoryMb`:
+ * a young generation of a tenth of it (two semi spaces of a twentieth), the old space the rest. The
+ * stack sets them in NODE_OPTIONS as well, so every function's heap is bounded this way whatever the
+ * bootstrap does, and the memory bench measures fetch's peak under exactly these flags: with them V8
+ * collects before the size fills (the 5 MiB page of tiny elements peaked at 227 MB with V8's own
+ * defaults, 130 MB under a 275 MB function's flags).
+ */
+export function v8HeapFlags(memoryMb: number): string[] {
+  const young = Math.floor(memoryMb / 10);
+  return [`--max-semi-space-size=${Math.floor(young / 2)}`, `--max-old-space-size=${memoryMb - young}`];
 }
 
 /** The size the topology gives a measured function. */

@@ -25,6 +25,7 @@ import { BackfillMap } from "./backfill";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
 import { type DeploySettings, deploySettings } from "./deploy-settings";
+import { v8HeapFlags } from "./memory-sizing";
 import {
   acknowledgeAccessLogBucket,
   acknowledgeFunctionRole,
@@ -253,7 +254,8 @@ export class StorytrailStack extends Stack {
         ...environmentFor(name, names),
         ...this.settings.env,
         ...POWERTOOLS_ENV,
-        NODE_OPTIONS: "--enable-source-maps",
+        // Source maps for stack traces; the heap bounded as Lambda's bootstrap bounds it (memory-sizing.ts).
+        NODE_OPTIONS: ["--enable-source-maps", ...v8HeapFlags(spec.memoryMb)].join(" "),
       },
       bundling: {
         forceDockerBundling: false,

@@ -76,6 +76,42 @@ describe("parseHtml bounds what a page can build", () => {
   });
 });
 
+describe("parseHtml keeps only the text extraction reads, up to maxTextChars", () => {
+  /** Each <script> and <style> with the text kept in it, in document order. */
+  const scriptText = (node: AnyNode): string[] => {
+    if (!("children" in node)) return [];
+    const own =
+      node.type === "script" || node.type === "style"
+        ? [`${(node as Element).name}:${node.children.map((c) => (c as Text).data).join("")}`]
+        : [];
+    return [...own, ...node.children.flatMap(scriptText)];
+  };
+
+  it("keeps JSON-LD, and no text of other scripts or of styles, whatever their size", () => {
+    const state = `window.__STATE__ = ${JSON.stringify({ blob: "x".repeat(3_000_000) })};`;
+    const doc = parseHtml(
+      `<html><head><script type="application/ld+json">{"headline":"H"}</script><style>p{color:red}</style>` +
+        `<script>${state}</script><script type="APPLICATION/LD+JSON">[1]</script></head><body><p>Story &amp; text</p></body></html>`,
+    );
+    expect(scriptText(doc)).toEqual(['script:{"headline":"H"}', "style:", "script:", "script:[1]"]);
+    expect(rawText(body(doc))).toBe("Story & text");
+  });
+
+  it("keeps the page's first maxTextChars characters of text, entities included, and the elements after", () => {
+    const max = PARSE_LIMITS.maxTextChars;
+    const doc = parseHtml(
+      `<html><body><p>${"a".repeat(max - 2)}&amp;&amp;&amp;b</p><p id="late">late</p>` +
+        `<script type="application/ld+json">{"kept":true}</script></body></html>`,
+    );
+    const text = rawText(body(doc));
+    expect(text).toHaveLength(max);
+    expect(text.endsWith("a&&")).toBe(true);
+    // Past the budget the tree goes on being built; only text is dropped, and JSON-LD is not counted.
+    expect([...elementsInOrder(doc)].some((e) => e.attribs.id === "late")).toBe(true);
+    expect(scriptText(doc)).toEqual(['script:{"kept":true}']);
+  });
+});
+
 describe("rawText", () => {
   it("walks a tree 200,000 levels deep without recursion", () => {
     expect(rawText(deepChain(200_000, new Text("bottom")))).toBe("bottom");
