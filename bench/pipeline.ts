@@ -47,7 +47,8 @@ export interface PipelineResult {
   readonly requestCounts?: Record<string, Record<string, number>>;
 }
 
-type Handler = (event: unknown) => Promise<unknown>;
+/** A handler with the Lambda context the local runtime passes (its loggers add the context's keys to every line, as in Lambda). */
+type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
 
 /** Serialises invocations when asked, and times each one. */
 function timer(serial: boolean) {
@@ -56,7 +57,7 @@ function timer(serial: boolean) {
   let current: string | null = null;
   const wrap =
     (fn: string, h: Handler): Handler =>
-    (event) => {
+    (event, context) => {
       const run = async () => {
         const t = entry(times, fn, () => ({
           invocations: 0,
@@ -73,7 +74,7 @@ function timer(serial: boolean) {
         const c0 = process.cpuUsage();
         const t0 = performance.now();
         try {
-          return await h(event);
+          return await h(event, context);
         } finally {
           const t1 = performance.now();
           const c = process.cpuUsage(c0);
@@ -103,14 +104,23 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const t = timer(Boolean(opts.meter));
   // A client a handler makes mid-invocation (fetch's S3 client, on the first sample) is its too.
   const unobserve = meter ? observeClients((c) => meter.attach(c, t.current() ?? label)) : () => {};
-  // Handler logs (JSON lines on stdout, as in Lambda) are counted per function, not printed.
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  // Handler logs (JSON lines on stdout, as in Lambda) are counted per function, not printed. Lambda
+  // ingests stderr too (Powertools Metrics warns there): counted while a handler runs, and printed.
+  const count = (chunk: string | Uint8Array) => {
     const fn = t.current();
     const tt = fn ? t.times[fn] : undefined;
     if (tt) tt.logBytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+  };
+  const write = process.stdout.write.bind(process.stdout);
+  const writeErr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    count(chunk);
     return true;
   }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    count(chunk);
+    return writeErr(chunk);
+  }) as typeof process.stderr.write;
   const prefix = `bench${Date.now().toString(36)}${opts.meter ? "m" : "t"}`;
   let runtime: LocalRuntime | undefined;
   try {
@@ -127,7 +137,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       // Each handler is made on first use, with its clients: time it from then on.
       instrument: (fn, make) => {
         label = fn; // clients made by the handler's factory are metered under its name
-        const handler = t.wrap(fn, make() as Handler) as (event: unknown) => Promise<unknown>;
+        const handler = t.wrap(fn, make() as Handler);
         label = "runtime";
         return handler;
       },
@@ -169,6 +179,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     };
   } finally {
     process.stdout.write = write;
+    process.stderr.write = writeErr;
     unobserve();
     await runtime?.close();
     await web.close();
