@@ -32,6 +32,10 @@ export interface FunctionTimes {
   wallMs: number;
   cpuMs: number;
   logBytes: number;
+  /** Of logBytes, the metrics (EMF) documents: printed at every log level. */
+  metricLogBytes: number;
+  /** Message groups handled, summed over invocations: a FIFO batch's hosts, else one per invocation. */
+  groups: number;
   /** First start to last end of this function's invocations. */
   spanMs: number;
 }
@@ -65,11 +69,13 @@ function timer(serial: boolean) {
           wallMs: 0,
           cpuMs: 0,
           logBytes: 0,
+          metricLogBytes: 0,
+          groups: 0,
           spanMs: 0,
           first: Number.POSITIVE_INFINITY,
           last: 0,
         }));
-        const records = (event as { Records?: unknown[] }).Records;
+        const records = (event as { Records?: { attributes?: { MessageGroupId?: string } }[] }).Records;
         current = fn;
         const c0 = process.cpuUsage();
         const t0 = performance.now();
@@ -80,6 +86,7 @@ function timer(serial: boolean) {
           const c = process.cpuUsage(c0);
           t.invocations++;
           t.messages += records?.length ?? 0;
+          t.groups += new Set(records?.map((r) => r.attributes?.MessageGroupId)).size || 1;
           t.wallMs += t1 - t0;
           t.cpuMs += (c.user + c.system) / 1000;
           t.first = Math.min(t.first, t0);
@@ -109,7 +116,10 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const count = (chunk: string | Uint8Array) => {
     const fn = t.current();
     const tt = fn ? t.times[fn] : undefined;
-    if (tt) tt.logBytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (!tt) return;
+    const bytes = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    tt.logBytes += bytes;
+    if (String(chunk).includes('"_aws":')) tt.metricLogBytes += bytes;
   };
   const write = process.stdout.write.bind(process.stdout);
   const writeErr = process.stderr.write.bind(process.stderr);
@@ -224,7 +234,8 @@ async function observe(
         invocationsPerArticle: f.invocations / articles,
         cpuMs: f.cpuMs / f.invocations,
         ioMs: Math.max(0, f.wallMs - f.cpuMs) / f.invocations,
-        appLogBytes: f.logBytes / f.invocations,
+        appLogBytes: (f.logBytes - f.metricLogBytes) / f.invocations,
+        metricLogBytesPerGroup: f.metricLogBytes / f.groups,
       },
     ]),
   );

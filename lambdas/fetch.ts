@@ -4,7 +4,7 @@
  * waits overlap.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { DeadLetterSender } from "../shared/aws/dead-letter-sender";
@@ -12,6 +12,7 @@ import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
+import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
@@ -62,20 +63,17 @@ function deliveryOf(record: SQSRecord): number {
 
 export function createFetchHandler(env: Env) {
   const logger = new Logger({ serviceName: "storytrail-fetch" });
-  const metrics = new Metrics({
+  const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.fetch,
-  });
+  };
   /** The outcome by kind or reason; per source, articles stored and those with a headline. */
-  const count = (outcome: string, sourceId: string, stored?: FetchOutcome) => {
-    const m = metrics.singleMetric();
-    m.addDimension(OUTCOME_DIMENSION, outcome);
-    m.addMetric(fetchMetrics.outcomes, MetricUnit.Count, 1);
+  const count = (metrics: InvocationMetrics, outcome: string, sourceId: string, stored?: FetchOutcome) => {
+    metrics.add(fetchMetrics.outcomes, MetricUnit.Count, 1, { name: OUTCOME_DIMENSION, value: outcome });
     if (stored?.kind !== "article") return;
-    const s = metrics.singleMetric();
-    s.addDimension(SOURCE_DIMENSION, sourceId);
-    s.addMetric(fetchMetrics.articlesStored, MetricUnit.Count, 1);
-    s.addMetric(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0);
+    const source = { name: SOURCE_DIMENSION, value: sourceId };
+    metrics.add(fetchMetrics.articlesStored, MetricUnit.Count, 1, source);
+    metrics.add(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0, source);
   };
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);
@@ -104,14 +102,14 @@ export function createFetchHandler(env: Env) {
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
   };
 
-  const recordHandler = async (record: SQSRecord) => {
+  const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics) => {
     const read = readFetchMessage(record);
     if ("error" in read) {
       // A malformed message cannot succeed on retry: parked in the DLQ at once, its host's pages go on.
       const reason = `malformed fetch message ${record.messageId}: ${read.error}`;
       logger.error("parked in the dead-letter queue", { messageId: record.messageId, reason });
       await deadLetters.park(record, reason);
-      count("malformed", "unknown");
+      count(metrics, "malformed", "unknown");
       return;
     }
     const msg = read.message;
@@ -127,15 +125,15 @@ export function createFetchHandler(env: Env) {
           record,
           `${outcome.reason} after ${outcome.attempts} attempts: ${outcome.detail}`,
         );
-        count(outcome.reason, msg.source_id);
+        count(metrics, outcome.reason, msg.source_id);
         return;
       }
       logger.info("fetched", { correlation_id, url: msg.url, ...outcome });
-      count(outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
+      count(metrics, outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
         logger.warn("transient fetch failure", { correlation_id, url: msg.url, reason: err.reason });
-        count(err.reason, msg.source_id);
+        count(metrics, err.reason, msg.source_id);
       } else logger.error("fetch failed", { correlation_id, url: msg.url, error: String(err) });
       throw err;
     }
@@ -162,14 +160,16 @@ export function createFetchHandler(env: Env) {
       robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
       robotsSince = Date.now();
     }
+    // This invocation's metrics: one document per outcome and per source, published even when it fails.
+    const metrics = new InvocationMetrics(metricsOptions);
     try {
-      return await processFifoGroupsConcurrently(event, recordHandler, {
+      return await processFifoGroupsConcurrently(event, (record) => recordHandler(record, metrics), {
         ...(context ? { context } : {}),
         maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
         onSkipped: markSkipped,
       });
     } finally {
-      metrics.publishStoredMetrics();
+      metrics.publish();
     }
   };
 }
