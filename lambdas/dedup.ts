@@ -1,11 +1,11 @@
 /** dedup λ (SQS): article fingerprint → LSH candidates → confirmed copies → story cluster records. */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
-import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { dedupMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
 import { clusterIdFor } from "../shared/dedup/clusterer";
@@ -17,7 +17,7 @@ import { dedupMessageSchema } from "../shared/records";
 const CONFLICT_RETRIES = 8;
 
 export function createDedupHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-dedup" });
+  const logger = functionLogger("storytrail-dedup");
   const metrics = new Metrics({
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.dedup,
@@ -40,8 +40,12 @@ export function createDedupHandler(env: Env) {
     const article = { ...msg, fingerprint };
     const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
     // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
-    // rel=canonical moved it.
-    logger.info("clustered", { correlation_id: msg.article_id, article_id: msg.article_id, ...out });
+    // rel=canonical moved it. `merged` only when the article merged stories.
+    logger.info("clustered", {
+      correlation_id: msg.article_id,
+      cluster_id: out.cluster_id,
+      ...(out.merged.length > 0 ? { merged: out.merged } : {}),
+    });
     const founded = out.cluster_id === clusterIdFor(msg.article_id);
     metrics.addMetric(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
     if (out.merged.length > 0) metrics.addMetric(dedupMetrics.merges, MetricUnit.Count, out.merged.length);

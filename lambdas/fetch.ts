@@ -3,7 +3,6 @@
  * Articles → dedup queue. A batch's hosts are worked concurrently, each host's pages in order, so their
  * waits overlap.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
@@ -11,6 +10,7 @@ import { DeadLetterSender } from "../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
@@ -56,13 +56,20 @@ function readFetchMessage(record: SQSRecord): { message: FetchMessage } | { erro
   return parsed.success ? { message: parsed.data } : { error: parsed.error.message };
 }
 
+/** The outcome as logged: an article's id only when rel=canonical moved it off the URL's (the correlation_id). */
+function withoutSameId(outcome: FetchOutcome, correlation_id: string) {
+  if (outcome.kind !== "article" || outcome.article_id !== correlation_id) return outcome;
+  const { article_id: _, ...rest } = outcome;
+  return rest;
+}
+
 /** Which delivery of its message this record is (SQS's receive count, 1 on the first). */
 function deliveryOf(record: SQSRecord): number {
   return Number(record.attributes.ApproximateReceiveCount) || 1;
 }
 
 export function createFetchHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-fetch" });
+  const logger = functionLogger("storytrail-fetch");
   const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.fetch,
@@ -128,7 +135,7 @@ export function createFetchHandler(env: Env) {
         count(metrics, outcome.reason, msg.source_id);
         return;
       }
-      logger.info("fetched", { correlation_id, url: msg.url, ...outcome });
+      logger.info("fetched", { correlation_id, url: msg.url, ...withoutSameId(outcome, correlation_id) });
       count(metrics, outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {

@@ -3,11 +3,11 @@
  * source's own history (shared/quality/quality-run.ts). Every drop is a finding with its evidence,
  * kept on the source's item, logged, and counted in the QualityDrops metric, which alarms.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DynamoQualityStore } from "../shared/aws/quality-store";
 import { METRICS_NAMESPACE, metricService, qualityMetrics, SOURCE_DIMENSION } from "../shared/config/metrics";
@@ -27,7 +27,7 @@ export function createQualityHandler(env: Env) {
     articles: resource.table(env, "articles"),
     sources: resource.table(env, "sources"),
   });
-  const logger = new Logger({ serviceName: "storytrail-quality" });
+  const logger = functionLogger("storytrail-quality");
   const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.quality,
