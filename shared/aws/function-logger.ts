@@ -3,8 +3,9 @@
  * timestamp, service, and of the Lambda context what finds a line's invocation (the request id, as on
  * Lambda's REPORT line; cold_start), with the X-Ray trace id only when the request is traced. Powertools'
  * default also printed the function's name, ARN and memory size and its sampling rate, the same on every
- * line of a function's log group (the group names the function: `@log` in Logs Insights): ~190 bytes a
- * line in Lambda, on a fetch and a dedup line per article ~0.35 GB of Logs ingestion per million.
+ * line of a function's log group (the group names the function: `@log` in Logs Insights): 165 bytes a
+ * line measured locally (more in Lambda: longer names, the trace id), on a fetch and a dedup line per
+ * article 0.31 GB of Logs ingestion per million.
  */
 import { LogFormatter, Logger, LogItem } from "@aws-lambda-powertools/logger";
 import type { LogAttributes, UnformattedAttributes } from "@aws-lambda-powertools/logger/types";
