@@ -3,7 +3,13 @@
  * plus the settings that scale it → dollars per million articles at AWS list prices (bench/prices.ts).
  * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
  */
-import { type FetchBatchShape, fetchBatchWaitMs, fetchPageWaitShare, hostsAtShape } from "./fetch-batch";
+import {
+  type FetchBatchShape,
+  fetchBatchRounds,
+  fetchBatchWaitMs,
+  fetchPageWaitShare,
+  hostsAtShape,
+} from "./fetch-batch";
 import { GB, PRICES, type Prices } from "./prices";
 
 // ---- billing rules ----------------------------------------------------------------------------
@@ -62,9 +68,22 @@ export function dynamoItemSize(item: Readonly<Record<string, unknown>>): number 
 /** What a metered local run observed, per article unless named otherwise. */
 export interface Observed {
   readonly articles: number;
-  /** Per function: invocations per article, CPU and I/O-wait ms and application log bytes (at INFO) per invocation. */
+  /**
+   * Per function: invocations per article, CPU and I/O-wait ms and application log bytes (at INFO) per
+   * invocation; and the metrics (EMF) documents' bytes, printed at every log level, per invocation and
+   * message group (a fetch batch prints one per host's source and one per outcome: counted per host).
+   */
   readonly functions: Readonly<
-    Record<string, { invocationsPerArticle: number; cpuMs: number; ioMs: number; appLogBytes: number }>
+    Record<
+      string,
+      {
+        invocationsPerArticle: number;
+        cpuMs: number;
+        ioMs: number;
+        appLogBytes: number;
+        metricLogBytesPerGroup?: number;
+      }
+    >
   >;
   /** Mean messages per fetch invocation (one FIFO group = one host per batch). */
   readonly fetchBatchSize: number;
@@ -167,7 +186,14 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     const memoryMb = s.memoryMb[fn] ?? 1024;
     const item = `${fn} compute (${memoryMb} MB, ${ms.toFixed(0)} ms/inv)`;
     add("Lambda", item, inv * lambdaGbSeconds(ms, memoryMb), "GB-s", prices.lambdaArmPerGbSecond);
-    logBytes += inv * (PLATFORM_LOG_BYTES_PER_INVOCATION + (s.logLevel === "INFO" ? f.appLogBytes : 0));
+    // A fetch batch of one backlogged host prints its metrics documents once; a steady crawl's batch
+    // (about a page per host) once per host.
+    const groups = fn === "fetch" ? fetchBatchRounds(obs.fetchBatchSize, s).hosts : 1;
+    logBytes +=
+      inv *
+      (PLATFORM_LOG_BYTES_PER_INVOCATION +
+        (s.logLevel === "INFO" ? f.appLogBytes : 0) +
+        (f.metricLogBytesPerGroup ?? 0) * groups);
   }
   add("Lambda", "requests", invocations, "requests", prices.lambdaPerRequest);
   add("SQS", "FIFO requests (fetch queue)", obs.sqs.fifoRequests * M, "requests", prices.sqsFifoPerRequest);

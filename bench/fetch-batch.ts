@@ -76,6 +76,7 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
     functions: {
       ...obs.functions,
       fetch: {
+        ...fetch, // metrics documents are counted per host, whatever the batch size
         invocationsPerArticle: fetch.invocationsPerArticle / scale,
         cpuMs: fetch.cpuMs * scale,
         ioMs: fetch.ioMs * scale,

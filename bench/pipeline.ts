@@ -32,6 +32,10 @@ export interface FunctionTimes {
   wallMs: number;
   cpuMs: number;
   logBytes: number;
+  /** Of logBytes, the metrics (EMF) documents: printed at every log level. */
+  metricLogBytes: number;
+  /** Message groups handled, summed over invocations: a FIFO batch's hosts, else one per invocation. */
+  groups: number;
   /** First start to last end of this function's invocations. */
   spanMs: number;
 }
@@ -47,7 +51,8 @@ export interface PipelineResult {
   readonly requestCounts?: Record<string, Record<string, number>>;
 }
 
-type Handler = (event: unknown) => Promise<unknown>;
+/** A handler with the Lambda context the local runtime passes (its loggers add the context's keys to every line, as in Lambda). */
+type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
 
 /** Serialises invocations when asked, and times each one. */
 function timer(serial: boolean) {
@@ -56,7 +61,7 @@ function timer(serial: boolean) {
   let current: string | null = null;
   const wrap =
     (fn: string, h: Handler): Handler =>
-    (event) => {
+    (event, context) => {
       const run = async () => {
         const t = entry(times, fn, () => ({
           invocations: 0,
@@ -64,21 +69,24 @@ function timer(serial: boolean) {
           wallMs: 0,
           cpuMs: 0,
           logBytes: 0,
+          metricLogBytes: 0,
+          groups: 0,
           spanMs: 0,
           first: Number.POSITIVE_INFINITY,
           last: 0,
         }));
-        const records = (event as { Records?: unknown[] }).Records;
+        const records = (event as { Records?: { attributes?: { MessageGroupId?: string } }[] }).Records;
         current = fn;
         const c0 = process.cpuUsage();
         const t0 = performance.now();
         try {
-          return await h(event);
+          return await h(event, context);
         } finally {
           const t1 = performance.now();
           const c = process.cpuUsage(c0);
           t.invocations++;
           t.messages += records?.length ?? 0;
+          t.groups += new Set(records?.map((r) => r.attributes?.MessageGroupId)).size || 1;
           t.wallMs += t1 - t0;
           t.cpuMs += (c.user + c.system) / 1000;
           t.first = Math.min(t.first, t0);
@@ -103,14 +111,26 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const t = timer(Boolean(opts.meter));
   // A client a handler makes mid-invocation (fetch's S3 client, on the first sample) is its too.
   const unobserve = meter ? observeClients((c) => meter.attach(c, t.current() ?? label)) : () => {};
-  // Handler logs (JSON lines on stdout, as in Lambda) are counted per function, not printed.
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  // Handler logs (JSON lines on stdout, as in Lambda) are counted per function, not printed. Lambda
+  // ingests stderr too (Powertools Metrics warns there): counted while a handler runs, and printed.
+  const count = (chunk: string | Uint8Array) => {
     const fn = t.current();
     const tt = fn ? t.times[fn] : undefined;
-    if (tt) tt.logBytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (!tt) return;
+    const bytes = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    tt.logBytes += bytes;
+    if (String(chunk).includes('"_aws":')) tt.metricLogBytes += bytes;
+  };
+  const write = process.stdout.write.bind(process.stdout);
+  const writeErr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    count(chunk);
     return true;
   }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    count(chunk);
+    return writeErr(chunk);
+  }) as typeof process.stderr.write;
   const prefix = `bench${Date.now().toString(36)}${opts.meter ? "m" : "t"}`;
   let runtime: LocalRuntime | undefined;
   try {
@@ -127,7 +147,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       // Each handler is made on first use, with its clients: time it from then on.
       instrument: (fn, make) => {
         label = fn; // clients made by the handler's factory are metered under its name
-        const handler = t.wrap(fn, make() as Handler) as (event: unknown) => Promise<unknown>;
+        const handler = t.wrap(fn, make() as Handler);
         label = "runtime";
         return handler;
       },
@@ -169,6 +189,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     };
   } finally {
     process.stdout.write = write;
+    process.stderr.write = writeErr;
     unobserve();
     await runtime?.close();
     await web.close();
@@ -213,7 +234,8 @@ async function observe(
         invocationsPerArticle: f.invocations / articles,
         cpuMs: f.cpuMs / f.invocations,
         ioMs: Math.max(0, f.wallMs - f.cpuMs) / f.invocations,
-        appLogBytes: f.logBytes / f.invocations,
+        appLogBytes: (f.logBytes - f.metricLogBytes) / f.invocations,
+        metricLogBytesPerGroup: f.metricLogBytes / f.groups,
       },
     ]),
   );

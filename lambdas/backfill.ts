@@ -3,11 +3,11 @@
  * the same post-GET path as fetch (extract → raw sample → Articles → dedup queue). Stops at a checkpoint
  * when its time runs short and returns it; the state machine invokes it again from there.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
 import type { Context } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
@@ -26,7 +26,7 @@ import { DEFAULT_FETCH_LIMITS } from "../shared/fetch/http";
 export const STOP_MARGIN_MS = 60_000;
 
 export function createBackfillHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-backfill" });
+  const logger = functionLogger("storytrail-backfill");
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);

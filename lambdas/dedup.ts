@@ -1,11 +1,12 @@
 /** dedup λ (SQS): article fingerprint → LSH candidates → confirmed copies → story cluster records. */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
-import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { DynamoDedupStore } from "../shared/aws/dedup-tables";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
+import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { dedupMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
 import { clusterIdFor } from "../shared/dedup/clusterer";
@@ -17,11 +18,11 @@ import { dedupMessageSchema } from "../shared/records";
 const CONFLICT_RETRIES = 8;
 
 export function createDedupHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-dedup" });
-  const metrics = new Metrics({
+  const logger = functionLogger("storytrail-dedup");
+  const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.dedup,
-  });
+  };
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
   const store = new DynamoDedupStore(
@@ -34,28 +35,35 @@ export function createDedupHandler(env: Env) {
     { bucketRetentionDays: crawlSettings(env).STORYTRAIL_LSH_RETENTION_DAYS },
   );
 
-  const recordHandler = async (record: SQSRecord) => {
+  const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics) => {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
     const article = { ...msg, fingerprint };
     const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
     // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
-    // rel=canonical moved it.
-    logger.info("clustered", { correlation_id: msg.article_id, article_id: msg.article_id, ...out });
+    // rel=canonical moved it. `merged` only when the article merged stories.
+    logger.info("clustered", {
+      correlation_id: msg.article_id,
+      cluster_id: out.cluster_id,
+      ...(out.merged.length > 0 ? { merged: out.merged } : {}),
+    });
     const founded = out.cluster_id === clusterIdFor(msg.article_id);
-    metrics.addMetric(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
-    if (out.merged.length > 0) metrics.addMetric(dedupMetrics.merges, MetricUnit.Count, out.merged.length);
+    metrics.add(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
+    if (out.merged.length > 0) metrics.add(dedupMetrics.merges, MetricUnit.Count, out.merged.length);
   };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) logger.addContext(context);
+    // This invocation's counts, one document (a container's concurrent local invocations keep theirs apart).
+    const metrics = new InvocationMetrics(metricsOptions);
     try {
-      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+      const handle = (record: SQSRecord) => recordHandler(record, metrics);
+      return await processPartialResponse(event, handle, new BatchProcessor(EventType.SQS), {
         context,
         throwOnFullBatchFailure: false,
       });
     } finally {
-      metrics.publishStoredMetrics();
+      metrics.publish();
     }
   };
 }

@@ -1,10 +1,10 @@
 /** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
-import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
@@ -24,7 +24,7 @@ export interface DiscoverEvent {
 }
 
 export function createDiscoverHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-discover" });
+  const logger = functionLogger("storytrail-discover");
   const metrics = new Metrics({
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.discover,

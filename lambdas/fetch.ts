@@ -3,15 +3,16 @@
  * Articles → dedup queue. A batch's hosts are worked concurrently, each host's pages in order, so their
  * waits overlap.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { DeadLetterSender } from "../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
+import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
@@ -56,27 +57,31 @@ function readFetchMessage(record: SQSRecord): { message: FetchMessage } | { erro
   return parsed.success ? { message: parsed.data } : { error: parsed.error.message };
 }
 
+/** The outcome as logged: an article's id only when rel=canonical moved it off the URL's (the correlation_id). */
+function withoutSameId(outcome: FetchOutcome, correlation_id: string) {
+  if (outcome.kind !== "article" || outcome.article_id !== correlation_id) return outcome;
+  const { article_id: _, ...rest } = outcome;
+  return rest;
+}
+
 /** Which delivery of its message this record is (SQS's receive count, 1 on the first). */
 function deliveryOf(record: SQSRecord): number {
   return Number(record.attributes.ApproximateReceiveCount) || 1;
 }
 
 export function createFetchHandler(env: Env) {
-  const logger = new Logger({ serviceName: "storytrail-fetch" });
-  const metrics = new Metrics({
+  const logger = functionLogger("storytrail-fetch");
+  const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.fetch,
-  });
+  };
   /** The outcome by kind or reason; per source, articles stored and those with a headline. */
-  const count = (outcome: string, sourceId: string, stored?: FetchOutcome) => {
-    const m = metrics.singleMetric();
-    m.addDimension(OUTCOME_DIMENSION, outcome);
-    m.addMetric(fetchMetrics.outcomes, MetricUnit.Count, 1);
+  const count = (metrics: InvocationMetrics, outcome: string, sourceId: string, stored?: FetchOutcome) => {
+    metrics.add(fetchMetrics.outcomes, MetricUnit.Count, 1, { name: OUTCOME_DIMENSION, value: outcome });
     if (stored?.kind !== "article") return;
-    const s = metrics.singleMetric();
-    s.addDimension(SOURCE_DIMENSION, sourceId);
-    s.addMetric(fetchMetrics.articlesStored, MetricUnit.Count, 1);
-    s.addMetric(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0);
+    const source = { name: SOURCE_DIMENSION, value: sourceId };
+    metrics.add(fetchMetrics.articlesStored, MetricUnit.Count, 1, source);
+    metrics.add(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0, source);
   };
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);
@@ -106,14 +111,14 @@ export function createFetchHandler(env: Env) {
   };
 
   /** `more`: a later page of the same host follows in this batch (the pacer then holds its slot). */
-  const recordHandler = async (record: SQSRecord, more: boolean) => {
+  const recordHandler = async (record: SQSRecord, more: boolean, metrics: InvocationMetrics) => {
     const read = readFetchMessage(record);
     if ("error" in read) {
       // A malformed message cannot succeed on retry: parked in the DLQ at once, its host's pages go on.
       const reason = `malformed fetch message ${record.messageId}: ${read.error}`;
       logger.error("parked in the dead-letter queue", { messageId: record.messageId, reason });
       await deadLetters.park(record, reason);
-      count("malformed", "unknown");
+      count(metrics, "malformed", "unknown");
       return;
     }
     const msg = read.message;
@@ -131,15 +136,15 @@ export function createFetchHandler(env: Env) {
           record,
           `${outcome.reason} after ${outcome.attempts} attempts: ${outcome.detail}`,
         );
-        count(outcome.reason, msg.source_id);
+        count(metrics, outcome.reason, msg.source_id);
         return;
       }
-      logger.info("fetched", { correlation_id, url: msg.url, ...outcome });
-      count(outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
+      logger.info("fetched", { correlation_id, url: msg.url, ...withoutSameId(outcome, correlation_id) });
+      count(metrics, outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
         logger.warn("transient fetch failure", { correlation_id, url: msg.url, reason: err.reason });
-        count(err.reason, msg.source_id);
+        count(metrics, err.reason, msg.source_id);
       } else logger.error("fetch failed", { correlation_id, url: msg.url, error: String(err) });
       throw err;
     }
@@ -167,18 +172,24 @@ export function createFetchHandler(env: Env) {
       robotsSince = Date.now();
     }
     const followed = followedInGroup(event.Records);
+    // This invocation's metrics: one document per outcome and per source, published even when it fails.
+    const metrics = new InvocationMetrics(metricsOptions);
     try {
-      return await processFifoGroupsConcurrently(event, (r) => recordHandler(r, followed.has(r.messageId)), {
-        ...(context ? { context } : {}),
-        maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
-        onSkipped: markSkipped,
-      });
+      return await processFifoGroupsConcurrently(
+        event,
+        (record) => recordHandler(record, followed.has(record.messageId), metrics),
+        {
+          ...(context ? { context } : {}),
+          maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
+          onSkipped: markSkipped,
+        },
+      );
     } finally {
       // A slot held for a page that made no request goes back; failing that, the host idles one interval.
       await pacer
         .release()
         .catch((err) => logger.warn("could not release a host slot", { error: String(err) }));
-      metrics.publishStoredMetrics();
+      metrics.publish();
     }
   };
 }

@@ -3,11 +3,12 @@
  * source's own history (shared/quality/quality-run.ts). Every drop is a finding with its evidence,
  * kept on the source's item, logged, and counted in the QualityDrops metric, which alarms.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
+import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DynamoQualityStore } from "../shared/aws/quality-store";
 import { METRICS_NAMESPACE, metricService, qualityMetrics, SOURCE_DIMENSION } from "../shared/config/metrics";
 import { type QualityReport, runQuality } from "../shared/quality/quality-run";
@@ -26,25 +27,27 @@ export function createQualityHandler(env: Env) {
     articles: resource.table(env, "articles"),
     sources: resource.table(env, "sources"),
   });
-  const logger = new Logger({ serviceName: "storytrail-quality" });
-  const metrics = new Metrics({
+  const logger = functionLogger("storytrail-quality");
+  const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.quality,
-  });
+  };
 
   return async (event: QualityEvent = {}, context?: Context): Promise<QualityReport> => {
     if (context) logger.addContext(context);
     const report = await runQuality(store, event.at ? new Date(event.at) : new Date());
+    // One document per source with its three figures (a singleMetric flushed at its first figure and
+    // published the other two without the source).
+    const metrics = new InvocationMetrics(metricsOptions);
     for (const [id, figures] of Object.entries(report.sources)) {
-      const m = metrics.singleMetric();
-      m.addDimension(SOURCE_DIMENSION, id);
-      m.addMetric(qualityMetrics.articles, MetricUnit.Count, figures.articles);
-      m.addMetric(qualityMetrics.medianBodyWords, MetricUnit.Count, figures.median_words);
-      m.addMetric(qualityMetrics.validDateShare, MetricUnit.Percent, figures.valid_date_share * 100);
+      const source = { name: SOURCE_DIMENSION, value: id };
+      metrics.add(qualityMetrics.articles, MetricUnit.Count, figures.articles, source);
+      metrics.add(qualityMetrics.medianBodyWords, MetricUnit.Count, figures.median_words, source);
+      metrics.add(qualityMetrics.validDateShare, MetricUnit.Percent, figures.valid_date_share * 100, source);
     }
     for (const f of report.findings) logger.warn("extraction quality drop", { ...f });
-    metrics.addMetric(qualityMetrics.drops, MetricUnit.Count, report.findings.length);
-    metrics.publishStoredMetrics();
+    metrics.add(qualityMetrics.drops, MetricUnit.Count, report.findings.length);
+    metrics.publish();
     return report;
   };
 }

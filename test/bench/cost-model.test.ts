@@ -12,7 +12,7 @@ import {
   totalUsd,
   writeUnits,
 } from "../../bench/cost-model";
-import { PRICES } from "../../bench/prices";
+import { GB, PRICES } from "../../bench/prices";
 
 const KB = 1024;
 
@@ -118,6 +118,22 @@ describe("cost per million articles", () => {
     const raw = alts.find((a) => a.label === "no raw samples")!;
     expect(raw.deltaUsd).toBeLessThan(0);
     expect(Math.abs(alts[0]!.deltaUsd)).toBeGreaterThanOrEqual(Math.abs(alts[1]!.deltaUsd));
+  });
+
+  it("ingests metrics documents at every log level, a fetch batch's once per host in it", () => {
+    const fetch = { ...observed.functions.fetch!, metricLogBytesPerGroup: 500 };
+    const withDocs: Observed = { ...observed, functions: { ...observed.functions, fetch } };
+    const extra = (s: Settings) => {
+      const logs = (o: Observed) =>
+        costBreakdown(o, s).find((l) => l.service === "CloudWatch Logs")!.quantity;
+      return logs(withDocs) - logs(observed);
+    };
+    // A daily burst: the batch of 5 is one host's, one set of documents per invocation (0.2 per article).
+    expect(extra(settings)).toBeCloseTo((0.2e6 * 500) / GB);
+    expect(extra({ ...settings, logLevel: "WARN" })).toBeCloseTo((0.2e6 * 500) / GB);
+    // A steady crawl: a page per host, five hosts' documents per batch.
+    const steady = { pagesPerHost: 1, backlogged: false, concurrentHosts: 3 };
+    expect(extra({ ...settings, fetchBatch: steady })).toBeCloseTo((0.2e6 * 5 * 500) / GB);
   });
 
   it("stores bucket entries only for their retention period", () => {

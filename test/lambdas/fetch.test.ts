@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { createFetchHandler } from "../../lambdas/fetch";
 import { observeClients } from "../../shared/aws/client-config";
@@ -17,6 +17,13 @@ import { PARKED_REASON_ATTRIBUTE } from "../../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import { FrontierTable } from "../../shared/aws/frontier-table";
 import { resource } from "../../shared/aws/function-env";
+import {
+  fetchMetrics,
+  METRICS_NAMESPACE,
+  metricService,
+  OUTCOME_DIMENSION,
+  SOURCE_DIMENSION,
+} from "../../shared/config/metrics";
 import { MAX_FETCH_ATTEMPTS } from "../../shared/crawl/fetch-attempt";
 import { hostOf } from "../../shared/url/canonical-url";
 import { syntheticPage } from "../support/synthetic-page";
@@ -33,7 +40,10 @@ interface Publisher {
   close(): Promise<void>;
 }
 
-/** A publisher on one loopback address: robots.txt allows all; `/fail*` answers 503; pages answer after LATENCY_MS. */
+/**
+ * A publisher on one loopback address: robots.txt allows all; `/fail*` answers 503, `/gone*` 404,
+ * `/nohead*` a page without a headline; pages answer after LATENCY_MS.
+ */
 async function publisher(address: string, first: number): Promise<Publisher> {
   const arrivals = new Map<string, number>();
   const server = http.createServer((req, res) => {
@@ -45,13 +55,14 @@ async function publisher(address: string, first: number): Promise<Publisher> {
     }
     arrivals.set(path, performance.now());
     setTimeout(() => {
-      if (path.startsWith("/fail")) {
-        res.writeHead(503, { "content-type": "text/plain" });
+      if (path.startsWith("/fail") || path.startsWith("/gone")) {
+        res.writeHead(path.startsWith("/fail") ? 503 : 404, { "content-type": "text/plain" });
         res.end("busy");
         return;
       }
+      const page = syntheticPage(first + Number(path.replace(/\D/g, "") || 0));
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(syntheticPage(first + Number(path.replace(/\D/g, "") || 0)));
+      res.end(path.startsWith("/nohead") ? page.replace(/<title>.*?<\/title>|<h1>.*?<\/h1>/g, "") : page);
     }, LATENCY_MS);
   });
   await new Promise<void>((r) => server.listen(0, address, r));
@@ -63,15 +74,20 @@ async function publisher(address: string, first: number): Promise<Publisher> {
   };
 }
 
+/** The part of an EMF document (one metrics line) that says what it holds. */
+interface Emf {
+  CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[];
+}
+
 /** An SQS FIFO record for a page, grouped by host as discover sends it (shared/aws/queue-sender.ts). */
-function record(url: string, delivery = 1): SQSRecord {
+function record(url: string, delivery = 1, sourceId = "src"): SQSRecord {
   const id = `m-${url}`;
   return {
     messageId: id,
     receiptHandle: `rh-${id}`,
     body: JSON.stringify({
       url,
-      source_id: "src",
+      source_id: sourceId,
       publication: "Example",
       discovered_from: "test",
       run_id: "run-1",
@@ -296,5 +312,72 @@ describe("fetch handler: a batch's hosts concurrently", () => {
     );
     const bodies = (dlq.Messages ?? []).map((m) => m.Body);
     expect(bodies).toContain("{not json");
+  });
+
+  it("publishes a batch's metrics once: a document per outcome and per source, every page's value in it", async () => {
+    const [a, b, c] = hosts as [Publisher, Publisher, Publisher];
+    await settle();
+    const bad = { ...record(`${c.base}/p17`), messageId: "m-garbage-17", body: "{not json" };
+    const batch = [
+      record(`${a.base}/p13`, 1, "src-a"),
+      record(`${a.base}/nohead14`, 1, "src-a"),
+      record(`${b.base}/p13`, 1, "src-b"),
+      record(`${b.base}/p14`, 1, "src-b"),
+      bad,
+      record(`${c.base}/gone15`, 1, "src-c"),
+      record(`${c.base}/fail16`, 1, "src-c"), // transient: its host's next page is skipped, not counted
+      record(`${c.base}/p18`, 1, "src-c"),
+    ];
+    // Metrics are off in the suite: on for this invocation (Powertools reads it when a document is made).
+    vi.stubEnv("POWERTOOLS_METRICS_DISABLED", "false");
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      printed.push(...String(chunk).split("\n"));
+      return true;
+    });
+    let out: Awaited<ReturnType<typeof handler>>;
+    try {
+      out = await handler({ Records: batch }, runtime.context("fetch"));
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
+      `m-${c.base}/fail16`,
+      `m-${c.base}/p18`,
+    ]);
+    const docs = printed
+      .filter((l) => l.includes('"_aws":'))
+      .map((l) => JSON.parse(l) as Record<string, unknown> & { _aws: Emf });
+    // What CloudWatch makes of a document: each value of a metric's array is one sample.
+    const samples = (dimension: string, value: string, metric: string) =>
+      docs
+        .filter((d) => d[dimension] === value)
+        .flatMap((d) => (d[metric] === undefined ? [] : [d[metric]].flat()) as number[]);
+    const stat = (xs: number[]) => ({ sum: xs.reduce((s, x) => s + x, 0), count: xs.length });
+
+    // Per page these were 15 documents (one per outcome, two per stored article): now
+    // one per outcome and one per source.
+    expect(docs).toHaveLength(4 + 2);
+    for (const d of docs) {
+      expect(d.service).toBe(metricService.fetch);
+      const [set] = d._aws.CloudWatchMetrics;
+      expect(set?.Namespace).toBe(METRICS_NAMESPACE);
+      const dimension = OUTCOME_DIMENSION in d ? OUTCOME_DIMENSION : SOURCE_DIMENSION;
+      expect(set?.Dimensions).toEqual([["service", dimension]]);
+    }
+    const outcomes = (o: string) => stat(samples(OUTCOME_DIMENSION, o, fetchMetrics.outcomes));
+    expect(outcomes("article")).toEqual({ sum: 4, count: 4 });
+    expect(outcomes("http_404")).toEqual({ sum: 1, count: 1 });
+    expect(outcomes("http_5xx")).toEqual({ sum: 1, count: 1 });
+    expect(outcomes("malformed")).toEqual({ sum: 1, count: 1 });
+    // The headline share per source (Sum / SampleCount) comes out of the same samples as before.
+    const stored = (src: string) => stat(samples(SOURCE_DIMENSION, src, fetchMetrics.articlesStored));
+    const withHeadline = (src: string) => stat(samples(SOURCE_DIMENSION, src, fetchMetrics.withHeadline));
+    expect(stored("src-a")).toEqual({ sum: 2, count: 2 });
+    expect(withHeadline("src-a")).toEqual({ sum: 1, count: 2 });
+    expect(stored("src-b")).toEqual({ sum: 2, count: 2 });
+    expect(withHeadline("src-b")).toEqual({ sum: 2, count: 2 });
+    expect(samples(SOURCE_DIMENSION, "src-c", fetchMetrics.articlesStored)).toEqual([]);
   });
 });

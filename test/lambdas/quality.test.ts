@@ -1,8 +1,9 @@
 /** The quality λ on DynamoDB Local: three normal days build a history, a broken template alarms. */
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import type { QualityReport } from "../../lambdas/quality";
+import { metricService, qualityMetrics, SOURCE_DIMENSION } from "../../shared/config/metrics";
 import { uniquePrefix } from "../support/unique-prefix";
 
 describe("quality λ", () => {
@@ -11,6 +12,23 @@ describe("quality λ", () => {
     runtime = await LocalRuntime.start({ endpoints: inject("endpoints"), prefix: uniquePrefix("quality") });
   });
   afterAll(async () => runtime?.close());
+
+  /** The metrics (EMF) documents printed while `run` runs, with Powertools Metrics on. */
+  const emfOf = async (run: () => Promise<unknown>): Promise<Record<string, unknown>[]> => {
+    vi.stubEnv("POWERTOOLS_METRICS_DISABLED", "false");
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      printed.push(...String(chunk).split("\n"));
+      return true;
+    });
+    try {
+      await run();
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    return printed.filter((l) => l.includes('"_aws":')).map((l) => JSON.parse(l));
+  };
 
   const putDay = async (dayIso: string, words: number, dated: boolean) => {
     for (let i = 0; i < 12; i++) {
@@ -38,6 +56,17 @@ describe("quality λ", () => {
     }
     expect(reports.every((r) => r.findings.length === 0)).toBe(true);
     expect(reports[2]?.sources["daily-bugle"]).toMatchObject({ articles: 12, valid_date_share: 1 });
+    // The per-publisher figures the dashboard draws, each under its source; the drops, alarmed, without.
+    const docs = await emfOf(() => runtime.invoke("quality", { at: "2026-11-28T23:00:00.000Z" }));
+    const source = docs.find((d) => d[SOURCE_DIMENSION] === "daily-bugle");
+    expect(source).toMatchObject({
+      service: metricService.quality,
+      [qualityMetrics.articles]: 12,
+      [qualityMetrics.validDateShare]: 100,
+    });
+    expect(source?.[qualityMetrics.medianBodyWords]).toBeTypeOf("number");
+    expect(docs.filter((d) => qualityMetrics.medianBodyWords in d)).toHaveLength(1);
+    expect(docs.find((d) => qualityMetrics.drops in d)).not.toHaveProperty(SOURCE_DIMENSION);
     await putDay("2026-11-29", 40, false); // a template change: teaser-only bodies, dates lost
     const broken = (await runtime.invoke("quality", { at: "2026-11-29T23:00:00.000Z" })) as QualityReport;
     expect(broken.findings.map((d) => d.metric).sort()).toEqual(["median_words", "valid_date_share"]);
