@@ -121,7 +121,7 @@ export interface Settings {
 }
 
 /** Lambda gives a function one full vCPU at 1,769 MB; below that, CPU time stretches. */
-const FULL_VCPU_MB = 1769;
+export const FULL_VCPU_MB = 1769;
 /** Share of invocations X-Ray's default sampling rule (1 per second + 5 %) traces at crawl rates. */
 const XRAY_SAMPLED_SHARE = 0.1;
 
@@ -138,7 +138,7 @@ export interface CostLine {
 }
 
 /** One line: a quantity at a unit price, so the dollars are derived and never written twice. */
-function costLine(
+export function costLine(
   service: string,
   item: string,
   quantity: number,

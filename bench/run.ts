@@ -331,6 +331,14 @@ if (want("pipeline") || want("cost")) {
           floorByBands.map((b) => [b.bands, `$${b.usdPerMillion.toFixed(2)}`]),
         )}\nFLOOR $${floorTotal.toFixed(2)} per million articles at ${defaults.lshBandsTotal} bands`,
       );
+      // What issue 15's fixed decisions add to the floor, each at its least (bench/fixed-decisions-bound.ts).
+      const { fixedDecisionsBound } = await import("./fixed-decisions-bound");
+      const boundLines = fixedDecisionsBound(obs, defaults);
+      const boundTotal = totalUsd(boundLines);
+      results.costBound = { lines: boundLines, total: boundTotal };
+      print(
+        `The least under issue 15's fixed decisions (daily burst, on demand: the floor without its page wait, plus what pacing in Lambda, the Hosts table, recorded outcomes, unchanged dedup and the LSH index in DynamoDB cost every article at their least)\n${costTable(boundLines)}\nBOUND $${boundTotal.toFixed(2)} per million articles (target ≤ $15)`,
+      );
       // Capacity modes and the fetch batch (issue 15): the default beside a steady crawl on provisioned tables.
       const { scenarioCost, designChangeSavings, steadyFetchBatch } = await import("./cost-scenarios");
       const { MAX_CONCURRENT_HOSTS } = await import("../lambdas/fetch");
