@@ -21,6 +21,9 @@ export const HOSTILE_SHAPES = {
     `${ARTICLE}<p>${"lorem ipsum dolor sit amet, ".repeat(Math.ceil(bytes / 28))}</p>`,
   /** Short paragraphs: the most prose elements the body scorer weighs. */
   "tiny paragraphs": (bytes: number) => fill(ARTICLE, "<p>a word, here.</p>", bytes),
+  /** Paragraphs of 40 characters: as many elements as the parser builds, each with text, until the
+   * page's text cap (dom.ts PARSE_LIMITS) is reached with the last of them. */
+  sentences: (bytes: number) => fill(ARTICLE, "<p>Another sentence of forty characters.</p>", bytes),
   /** One element with attributes filling the page. */
   attributes: (bytes: number) => `${ARTICLE}<div ${fill("", 'a="1" ', bytes - 20)}>x</div>`,
   /** Comments back to back. */

@@ -17,7 +17,7 @@ export interface MeasuredPeak {
 }
 
 /**
- * Headroom over the measured peak: run-to-run spread (fetch's worst shape measured 175–177 MB in three
+ * Headroom over the measured peak: run-to-run spread (fetch's worst shape measured 176–179 MB in two
  * runs) and what the measurement leaves out (the S3 client, loaded with the first raw sample). Fetch's
  * peak is measured under the V8 heap flags of its size (v8HeapFlags); discover's with V8's defaults,
  * which collect later, so its figure is the higher of the two.
@@ -27,12 +27,12 @@ export const MEMORY_HEADROOM = 1.1;
 export const MEASURED_PEAKS = {
   fetch: {
     // Under the V8 flags Lambda gives a 195 MB function (v8HeapFlags), with 2 other hosts' 5 MiB pages
-    // held (fetch works MAX_CONCURRENT_HOSTS = 3 at once): 175–177 MB in three runs. It was 227 + 23 MB
+    // held (fetch works MAX_CONCURRENT_HOSTS = 3 at once): 176–179 MB in two runs. It was 227 + 23 MB
     // measured with V8's own defaults, which let garbage pile up past any of these sizes; keeping no
-    // script or style text and at most 1,000,000 characters of the page's text (PARSE_LIMITS in
-    // shared/extract/dom.ts) took the 5 MiB paragraph from 193 to 118 MB.
-    peakMb: 177,
-    what: "the fetch handler's modules and clients loaded, then one 5 MiB page of 262,000 short paragraphs extracted (the worst of 8 hostile shapes at the byte cap) while 2 more such pages are held, under the V8 flags of the function's size",
+    // script or style text and at most 2,000,000 characters of the page's text, 200,000 in one node
+    // (PARSE_LIMITS in shared/extract/dom.ts), took the 5 MiB paragraph from 193 to 100 MB.
+    peakMb: 179,
+    what: "the fetch handler's modules and clients loaded, then one 5 MiB page of 40-character paragraphs extracted (the worst of 9 hostile shapes at the byte cap: 50,000 elements and the page's text cap) while 2 more such pages are held, under the V8 flags of the function's size",
     measuredBy: "npm run bench -- --only memory (bench/memory-at-caps.ts), 2026-12-03",
   },
   discover: {

@@ -1,21 +1,27 @@
 /**
- * Per-host pacing across every concurrent fetch Lambda. The FIFO queue (one message group per host)
- * already keeps one batch per host in flight; this table closes the gap between two batches handled
- * by different containers: each request reserves the host's next slot with a conditional write, so
- * two requests to one host are always at least the politeness rule's interval apart (crawl-delay.ts).
- * When a request ends, `done` moves the host's next slot to one interval after that end
- * (request-pacing.ts): one more conditional write per request.
+ * Per-host pacing across every concurrent function: discovery and all fetch Lambdas. The FIFO queue
+ * (one message group per host) keeps one fetch batch per host in flight; this table closes the gaps
+ * between batches in different containers, discovery's requests, and redirect hops to another host.
+ *
+ * The host's item says when its next request may start (`next_at`) and, while a request is out,
+ * until when the host is taken (`busy_until`: at most HOST_LEASE_MS, so a container that dies
+ * mid-request frees it). A request reserves the host with a conditional write on the item's version
+ * `v`; one that finds the host taken reads it again until the holder's request ends. When a request
+ * ends, `done` frees the host from one interval after that end (request-pacing.ts). So no request to a
+ * host starts while another is out, and each starts at least one interval (crawl-delay.ts) after the
+ * last one ended, whoever sent it. (Before the lease, a second container reserved one interval after
+ * the first request's start, so a request slower than the interval overlapped the next.)
  *
  * A fetch batch of a daily burst is one host's pages in order. While the caller says more requests to
- * a host follow (`expectMore`), `done` also reserves the next request's slot in the same write: the
- * table then says end + 2 intervals and this pacer holds end + 1 interval, exactly the state `done`
- * followed at once by `wait` would leave, on condition that nobody reserved since this pacer did. The
- * next `wait` then costs no table call. A daily burst's 10-page batch costs 11 writes and 1 read
- * instead of 20 and 10; `release` hands back a slot held for a request that did not come.
+ * a host follow (`expectMore`), `done` keeps the host for the next one in the same write: its slot one
+ * interval after this end, the lease running on. The next `wait` then costs no table call. A daily
+ * burst's 10-page batch costs 11 writes and 1 read instead of 20 and 10; `release` frees a host kept
+ * for a request that did not come.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hostIntervalMs } from "../fetch/crawl-delay";
 import { sleepMs } from "../fetch/host-pacer";
+import { DEFAULT_FETCH_LIMITS } from "../fetch/http";
 import type { Pacer } from "../fetch/request-pacing";
 import { isConditionalCheckFailure } from "./conditional-check";
 
@@ -25,6 +31,12 @@ export interface HostPaceOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/** How long a request may keep its host: HttpClient's whole budget for one URL (every hop), plus 5 s
+ * for the writes around it. */
+export const HOST_LEASE_MS = DEFAULT_FETCH_LIMITS.totalTimeoutMs + 5_000;
+/** While another request has the host, its item is read again this often (one read unit each). */
+const POLL_MS = 250;
+/** Conditional writes lost to other reservations before giving up (each loser reads again). */
 const ATTEMPTS = 20;
 
 /** Items outlive their last slot by a day (TTL), so idle hosts leave the table. */
@@ -32,17 +44,21 @@ function expiresAt(nextAt: number): number {
   return Math.ceil(nextAt / 1000) + 86_400;
 }
 
+function num(v: unknown): number | null {
+  return typeof v === "number" ? v : null;
+}
+
 export class HostPaceTable implements Pacer {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   /** Hosts the caller will request again after the request in progress. */
   private readonly expected = new Set<string>();
-  /** Per host with a request in flight or a slot held: the next_at this pacer last wrote. */
-  private readonly written = new Map<string, number>();
-  /** Per host: a slot reserved ahead by `done` for the next request. */
+  /** Per host this pacer has taken: the item version its last write made. */
+  private readonly mine = new Map<string, number>();
+  /** Per host kept by `done` for the next request: that request's slot. */
   private readonly held = new Map<string, number>();
   /** Per host: this pacer's requests between `wait` and `done` (a redirect hop may join a host's own
-   * pages in one container); a slot is held ahead only when the ending request was the only one. */
+   * pages in one container); a host is kept for the next request only when the ending one was alone. */
   private readonly inFlight = new Map<string, number>();
 
   constructor(
@@ -64,61 +80,145 @@ export class HostPaceTable implements Pacer {
     else this.expected.delete(host);
   }
 
+  /**
+   * Resolves when a request to `host` may start, having taken the host. Returns early, without it,
+   * only when the caller's `sleep` ends early (its time is up: it sends nothing).
+   */
   async wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
     if (await this.takeHeld(host, interval)) return this.started(host);
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const got = await this.doc.send(
-        new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
-      );
-      const next = typeof got.Item?.next_at === "number" ? got.Item.next_at : null;
+    for (let lost = 0; lost < ATTEMPTS; ) {
+      const item = (
+        await this.doc.send(
+          new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
+        )
+      ).Item;
       const now = this.now();
+      const busyUntil = num(item?.busy_until) ?? 0;
+      if (busyUntil > now) {
+        // Another request to the host is out, or its next slot is kept: read again when it may be over.
+        const wake = Math.min(busyUntil, now + POLL_MS);
+        await this.sleep(wake - now);
+        // A sleep cut short (the caller's time ran out) returns at once; timers fire on time, ±1 ms.
+        if (this.now() < wake - 2) return;
+        continue;
+      }
+      const next = num(item?.next_at);
       const slot = next === null ? now : Math.max(now, next);
+      const v = num(item?.v);
       try {
         await this.doc.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: { host, next_at: slot + interval, expires_at: expiresAt(slot + interval) },
-            // Reserve only if nobody reserved since we read: otherwise read again and queue behind them.
-            ConditionExpression: next === null ? "attribute_not_exists(host)" : "next_at = :seen",
-            ...(next === null ? {} : { ExpressionAttributeValues: { ":seen": next } }),
+            Item: {
+              host,
+              next_at: slot + interval,
+              busy_until: slot + HOST_LEASE_MS,
+              v: (v ?? 0) + 1,
+              expires_at: expiresAt(slot + HOST_LEASE_MS),
+            },
+            // Only if nobody took the host since it was read: otherwise read again.
+            ConditionExpression:
+              item === undefined
+                ? "attribute_not_exists(host)"
+                : v === null
+                  ? "attribute_not_exists(v)"
+                  : "v = :v",
+            ...(v === null ? {} : { ExpressionAttributeValues: { ":v": v } }),
           }),
         );
       } catch (err) {
-        if (isConditionalCheckFailure(err)) continue;
-        throw err;
+        if (!isConditionalCheckFailure(err)) throw err;
+        lost++;
+        continue;
       }
-      this.written.set(host, slot + interval);
+      this.mine.set(host, (v ?? 0) + 1);
       if (slot > now) await this.sleep(slot - now);
       return this.started(host);
     }
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
   }
 
+  /** The request to `host` ended: the host is free from one interval after now (or kept for the next). */
   async done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
     const next = this.now() + interval;
-    const mine = this.written.get(host);
-    this.written.delete(host);
+    const mine = this.mine.get(host);
+    this.mine.delete(host);
     const inFlight = this.inFlight.get(host) ?? 0;
     if (inFlight > 1) this.inFlight.set(host, inFlight - 1);
     else this.inFlight.delete(host);
-    if (
-      inFlight <= 1 &&
-      this.expected.has(host) &&
-      mine !== undefined &&
-      (await this.move(host, mine, next + interval))
-    ) {
+    if (mine === undefined) return this.freeLate(host, next);
+    if (inFlight <= 1 && this.expected.has(host) && (await this.take(host, mine, next, interval))) {
       this.held.set(host, next);
       return;
     }
+    if (!(await this.free(host, mine, next))) await this.freeLate(host, next);
+  }
+
+  /**
+   * Frees the hosts kept for requests that did not come (a page skipped, or known already) from the slot
+   * they were kept for: one interval after the last request's end, as a plain `done` would have left
+   * them. Fetch calls it at the end of every invocation; a host never freed waits out its lease.
+   */
+  async release(): Promise<void> {
+    const held = [...this.held];
+    this.held.clear();
+    this.expected.clear();
+    this.inFlight.clear();
+    try {
+      for (const [host, slot] of held) {
+        const mine = this.mine.get(host);
+        if (mine !== undefined) await this.free(host, mine, slot);
+      }
+    } finally {
+      this.mine.clear();
+    }
+  }
+
+  private started(host: string): void {
+    this.inFlight.set(host, (this.inFlight.get(host) ?? 0) + 1);
+  }
+
+  /** Uses the host `done` kept for this request, if any: true when the request may start now. */
+  private async takeHeld(host: string, interval: number): Promise<boolean> {
+    const slot = this.held.get(host);
+    if (slot === undefined) return false;
+    this.held.delete(host);
+    const mine = this.mine.get(host);
+    if (mine === undefined) return false;
+    const now = this.now();
+    if (now <= slot) {
+      await this.sleep(slot - now);
+      return true;
+    }
+    // Late for the kept slot: start now, renewing the lease, unless the lease ran out and someone took
+    // the host meanwhile (then queue for it as anyone would).
+    return this.take(host, mine, now, interval);
+  }
+
+  /** Takes the host for a request starting at `slot`, if this pacer's write is still the last. */
+  private take(host: string, seen: number, slot: number, interval: number): Promise<boolean> {
+    return this.write(host, seen, {
+      next_at: slot + interval,
+      busy_until: slot + HOST_LEASE_MS,
+      expires_at: expiresAt(slot + HOST_LEASE_MS),
+    });
+  }
+
+  /** Frees the host from `next`, if this pacer's write is still the last. */
+  private free(host: string, seen: number, next: number): Promise<boolean> {
+    return this.write(host, seen, { next_at: next, busy_until: 0, expires_at: expiresAt(next) });
+  }
+
+  /** The lease ran out before the request ended and someone took the host: keep the later slot. */
+  private async freeLate(host: string, next: number): Promise<void> {
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { host },
           UpdateExpression: "SET next_at = :next, expires_at = :expires",
-          // A later slot already reserved (a concurrent request queued behind this one) stays.
           ConditionExpression: "attribute_not_exists(next_at) OR next_at < :next",
           ExpressionAttributeValues: { ":next": next, ":expires": expiresAt(next) },
         }),
@@ -128,64 +228,28 @@ export class HostPaceTable implements Pacer {
     }
   }
 
-  /**
-   * Hands back the slots held for requests that did not come (a page skipped, or known already): the
-   * table goes back to one interval after the last request's end, as a plain `done` would have left it.
-   * Fetch calls it at the end of every invocation; a slot never handed back only idles its host one
-   * more interval.
-   */
-  async release(): Promise<void> {
-    const held = [...this.held];
-    this.held.clear();
-    this.expected.clear();
-    this.inFlight.clear();
-    try {
-      for (const [host, slot] of held) {
-        const mine = this.written.get(host);
-        if (mine !== undefined) await this.move(host, mine, slot);
-      }
-    } finally {
-      this.written.clear();
-    }
-  }
-
-  private started(host: string): void {
-    this.inFlight.set(host, (this.inFlight.get(host) ?? 0) + 1);
-  }
-
-  /** Uses the slot `done` held for this host, if any: true when the request may start now. */
-  private async takeHeld(host: string, interval: number): Promise<boolean> {
-    const slot = this.held.get(host);
-    if (slot === undefined) return false;
-    this.held.delete(host);
-    const now = this.now();
-    if (now <= slot) {
-      // The table already says slot + interval: the slot is this request's alone.
-      await this.sleep(slot - now);
-      return true;
-    }
-    // Late for the held slot: start now if nobody queued behind it since, else reserve afresh.
-    const mine = this.written.get(host);
-    return mine !== undefined && (await this.move(host, mine, now + interval));
-  }
-
-  /** Sets the host's next slot to `to` if it still is `seen` (this pacer's last write); false if not. */
-  private async move(host: string, seen: number, to: number): Promise<boolean> {
+  /** Sets the fields if the item's version is still `seen` (this pacer's last write); false if not. */
+  private async write(host: string, seen: number, fields: Record<string, number>): Promise<boolean> {
+    const names = Object.keys(fields);
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { host },
-          UpdateExpression: "SET next_at = :to, expires_at = :expires",
-          ConditionExpression: "next_at = :seen",
-          ExpressionAttributeValues: { ":to": to, ":seen": seen, ":expires": expiresAt(to) },
+          UpdateExpression: `SET ${names.map((n) => `${n} = :${n}`).join(", ")}, v = :v1`,
+          ConditionExpression: "v = :seen",
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(names.map((n) => [`:${n}`, fields[n]])),
+            ":seen": seen,
+            ":v1": seen + 1,
+          },
         }),
       );
     } catch (err) {
       if (isConditionalCheckFailure(err)) return false;
       throw err;
     }
-    this.written.set(host, to);
+    this.mine.set(host, seen + 1);
     return true;
   }
 }

@@ -25,11 +25,12 @@ export type { AnyNode, Element };
  *   are ignored the same way and only their text is kept.
  * - maxAttributes 64 per element: a real element carries a few; one tag with a million attributes would
  *   be a million-key object. Later ones are ignored.
- * - maxTextChars 1,000,000 characters of text kept outside scripts: the evaluation pages' most is
- *   570,000 bytes (a forum thread; the median page, 12,700), the body is cut at 200,000 bytes anyway, and
- *   a 5 MiB paragraph peaked at 193 MB RSS under the V8 flags of a 275 MB Lambda, the fetch function's
- *   largest need. Later text is not kept. JSON-LD is not counted (one page carries 841,000 bytes of it;
- *   a 5 MiB JSON-LD page peaks at 77 MB).
+ * - maxTextChars 2,000,000 characters of text kept outside scripts, and maxNodeTextChars 200,000 in one
+ *   text node: the evaluation pages' most is 570,000 bytes (a forum thread; the median page, 12,700) and
+ *   their longest text node 16,374 characters; the body is cut at 200,000 bytes anyway. A 5 MiB
+ *   paragraph peaked at 193 MB RSS under the V8 flags of a 275 MB Lambda. The per-node cap keeps a
+ *   megabyte title from spending the page's budget before the article. Later text is not kept. JSON-LD
+ *   is not counted (one page carries 841,000 bytes of it; a 5 MiB JSON-LD page peaks at 77 MB).
  * The text of <script>s other than JSON-LD, and of <style>s, is not kept at all: extraction never reads
  * it, and inline application state can be megabytes (the evaluation pages' largest: 1.6 MB of CSS).
  */
@@ -37,7 +38,8 @@ export const PARSE_LIMITS = {
   maxDepth: 256,
   maxNodes: 50_000,
   maxAttributes: 64,
-  maxTextChars: 1_000_000,
+  maxTextChars: 2_000_000,
+  maxNodeTextChars: 200_000,
 } as const;
 
 export type ParseLimits = { readonly [K in keyof typeof PARSE_LIMITS]: number };
@@ -66,6 +68,12 @@ class DepthHandler extends DomHandler {
     return this.tagStack.length;
   }
 
+  /** Characters in the text node the next text joins (htmlparser2 merges adjacent text). */
+  get openTextLength(): number {
+    const last = this.lastNode;
+    return last?.type === "text" ? last.data.length : 0;
+  }
+
   /** What the text being read belongs to: a <style> or a <script> other than JSON-LD (never read),
    * JSON-LD, or the page's text. */
   get textKind(): "unread" | "json-ld" | "text" {
@@ -79,7 +87,8 @@ class DepthHandler extends DomHandler {
 /**
  * Between htmlparser2's tokenizer and its parser: passes every event through until a tag would be
  * deeper than maxDepth or past maxNodes, then drops that tag (name, attributes, end) and keeps its text;
- * the page's text is kept up to maxTextChars, and none inside <style> or a <script> other than JSON-LD.
+ * the page's text is kept up to maxTextChars (maxNodeTextChars in one text node), and none inside <style>
+ * or a <script> other than JSON-LD.
  */
 class ParseGuard implements TokenizerCallbacks {
   private nodes = 0;
@@ -174,14 +183,22 @@ class ParseGuard implements TokenizerCallbacks {
     const kind = this.handler.textKind;
     if (kind === "json-ld") this.parser.ontext(start, endIndex);
     if (kind !== "text") return;
-    const end = Math.min(endIndex, start + this.limits.maxTextChars - this.textChars);
+    const room = Math.min(
+      this.limits.maxTextChars - this.textChars,
+      this.limits.maxNodeTextChars - this.handler.openTextLength,
+    );
+    const end = Math.min(endIndex, start + room);
     if (end <= start) return;
     this.textChars += end - start;
     this.parser.ontext(start, end);
   }
   ontextentity(codepoint: number, endIndex: number): void {
     // Script text has no entities (the tokenizer reads it raw): this is the page's text.
-    if (this.textChars >= this.limits.maxTextChars) return;
+    if (
+      this.textChars >= this.limits.maxTextChars ||
+      this.handler.openTextLength >= this.limits.maxNodeTextChars
+    )
+      return;
     this.textChars++;
     this.parser.ontextentity(codepoint, endIndex);
   }

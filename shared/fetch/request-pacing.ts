@@ -58,8 +58,12 @@ export function pacedBy(
   return {
     before: async (hop) => {
       const host = pacingHost(hop);
-      if (host !== null) await pacer.wait(host, delayFor(host), minFor(host));
-      return stillWanted();
+      if (host === null) return stillWanted();
+      await pacer.wait(host, delayFor(host), minFor(host));
+      if (stillWanted()) return true;
+      // Not sent after all: the host is free again (a shared pacer would otherwise keep it).
+      await pacer.done(host, delayFor(host), minFor(host));
+      return false;
     },
     after: async (hop) => {
       const host = pacingHost(hop);

@@ -1,35 +1,76 @@
-/** Per-host pacing shared through DynamoDB: two fetch containers never hit one host too soon. */
+/** Per-host pacing shared through DynamoDB: no two containers ever hit one host too soon or at once. */
 
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import { HostPaceTable } from "../../../shared/aws/host-pace-table";
+import { HOST_LEASE_MS, HostPaceTable } from "../../../shared/aws/host-pace-table";
 import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
 import { uniquePrefix } from "../../support/unique-prefix";
 
+const HOST = "news.example";
+
+/** A virtual clock that moves only when someone sleeps: the table's round trips take no virtual time,
+ * so the gaps measured are the protocol's own, whatever the machine's load. */
+function virtualClock(start = 1_000_000) {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
+}
+
+/** The local tables, the DynamoDB calls sent (by operation), and a reader of the host's item. */
+async function setup(name: string) {
+  const clients = makeClients(inject("endpoints"));
+  const res = await createLocalResources(clients, uniquePrefix(name));
+  const calls: string[] = [];
+  clients.doc.middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.push(String(context.commandName).replace(/Command$/, ""));
+      return next(args);
+    },
+    { step: "initialize", name: "countCalls" },
+  );
+  const item = async () =>
+    (await clients.doc.send(new GetCommand({ TableName: res.tables.hosts, Key: { host: HOST } }))).Item;
+  const pacer = (minDelayMs: number, clock?: ReturnType<typeof virtualClock>) =>
+    new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs, ...clock });
+  return { clients, table: res.tables.hosts, calls, item, pacer, close: () => destroyClients(clients) };
+}
+
+/** One request through a pacer: its wait, `latencyMs` on the wire, its done; returns [start, end]. */
+async function request(
+  p: HostPaceTable,
+  now: () => number,
+  onWire: (ms: number) => Promise<void>,
+  latencyMs: number,
+): Promise<readonly [number, number]> {
+  await p.wait(HOST, null);
+  const start = now();
+  await onWire(latencyMs);
+  const end = now();
+  await p.done(HOST, null);
+  return [start, end];
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 describe("HostPaceTable", () => {
   it("spaces requests to one host by max(Crawl-delay, minimum) across separate pacers", async () => {
-    const clients = makeClients(inject("endpoints"));
+    const s = await setup("pace");
     try {
-      const res = await createLocalResources(clients, uniquePrefix("pace"));
-      // A shared virtual clock that moves only when someone sleeps: the table's round trips take no
-      // virtual time, so the gaps measured are the reservations' own, whatever the machine's load.
-      let t = 1_000_000;
-      const clock = {
-        now: () => t,
-        sleep: async (ms: number) => {
-          t += ms;
-        },
-      };
-      // Two containers, each with its own pacer object, sharing only the table.
-      const a = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150, ...clock });
-      const b = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: 150, ...clock });
+      const clock = virtualClock();
+      const a = s.pacer(150, clock);
+      const b = s.pacer(150, clock);
       const starts: number[] = [];
       const run = async (p: HostPaceTable, n: number, crawlDelay: number | null) => {
         for (let i = 0; i < n; i++) {
-          await p.wait("news.example", crawlDelay);
+          await p.wait(HOST, crawlDelay);
           starts.push(clock.now());
+          await p.done(HOST, crawlDelay);
         }
       };
       await Promise.all([run(a, 3, null), run(b, 3, 0.25)]);
@@ -43,7 +84,62 @@ describe("HostPaceTable", () => {
       await a.wait("other.example", null);
       expect(clock.now()).toBe(t0);
     } finally {
-      destroyClients(clients);
+      s.close();
+    }
+  });
+
+  it("starts no request while another to the host is out, and each one interval after the last ended", async () => {
+    const s = await setup("overlap");
+    try {
+      // Requests slower than the interval, from two containers at once (discovery reading a sitemap
+      // while fetch starts on the pages, say): the second waits for the first to end.
+      const INTERVAL = 100;
+      const spans: (readonly [number, number])[] = [];
+      const run = async (p: HostPaceTable) => {
+        for (let i = 0; i < 3; i++) spans.push(await request(p, Date.now, realSleep, 250));
+      };
+      await Promise.all([run(s.pacer(INTERVAL)), run(s.pacer(INTERVAL))]);
+      spans.sort((x, y) => x[0] - y[0]);
+      // Timers fire on time within a few ms of Date.now().
+      for (let i = 1; i < spans.length; i++)
+        expect(spans[i]![0] - spans[i - 1]![1]).toBeGreaterThanOrEqual(INTERVAL - 5);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("frees a host when the lease of a container that died mid-request runs out", async () => {
+    const s = await setup("lease");
+    try {
+      const clock = virtualClock();
+      await s.pacer(1000, clock).wait(HOST, null); // its request never ends
+      const taken = clock.now();
+      await s.pacer(1000, clock).wait(HOST, null);
+      expect(clock.now()).toBeGreaterThanOrEqual(taken + HOST_LEASE_MS);
+      expect(clock.now()).toBeLessThan(taken + HOST_LEASE_MS + 1000);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("returns without the host when the caller's sleep is cut short, taking nothing", async () => {
+    const s = await setup("cut");
+    try {
+      const clock = virtualClock();
+      const a = s.pacer(1000, clock);
+      await a.wait(HOST, null);
+      const before = await s.item();
+      // A caller whose time ran out: its sleep returns at once.
+      await new HostPaceTable(s.clients.doc, s.table, {
+        minDelayMs: 1000,
+        now: clock.now,
+        sleep: async () => {},
+      }).wait(HOST, null);
+      expect(await s.item()).toEqual(before);
+      await a.done(HOST, null);
+      expect((await s.item())?.busy_until).toBe(0);
+    } finally {
+      s.close();
     }
   });
 
@@ -65,54 +161,19 @@ describe("HostPaceTable", () => {
     expect(new HostPaceTable({} as never, "t", { minDelayMs: 0 }).intervalMs(null, 300)).toBe(300);
   });
 
-  describe("a slot held ahead while more requests to the host follow (a batch of one host's pages)", () => {
+  describe("the host kept for the next request while more of its pages follow (a batch of one host's pages)", () => {
     const INTERVAL = 1000;
     const LATENCY = 300;
-    const HOST = "burst.example";
-
-    /** Two containers' pacers on one table and one virtual clock, and the table calls each sends. */
-    async function setup() {
-      const clients = makeClients(inject("endpoints"));
-      const res = await createLocalResources(clients, uniquePrefix("hold"));
-      let t = 5_000_000;
-      const clock = {
-        now: () => t,
-        sleep: async (ms: number) => {
-          t += ms;
-        },
-      };
-      const calls: string[] = [];
-      clients.doc.middlewareStack.add(
-        (next, context) => async (args) => {
-          calls.push(String(context.commandName).replace(/Command$/, ""));
-          return next(args);
-        },
-        { step: "initialize", name: "countCalls" },
-      );
-      const pacer = () =>
-        new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: INTERVAL, ...clock });
-      /** One request: its wait, LATENCY ms on the wire, its done; returns [start, end]. */
-      const request = async (p: HostPaceTable) => {
-        await p.wait(HOST, null);
-        const start = clock.now();
-        clock.sleep(LATENCY);
-        await p.done(HOST, null);
-        return [start, clock.now()] as const;
-      };
-      const nextAt = async () =>
-        (await clients.doc.send(new GetCommand({ TableName: res.tables.hosts, Key: { host: HOST } }))).Item
-          ?.next_at as number;
-      return { clients, clock, calls, pacer, request, nextAt, advance: (ms: number) => clock.sleep(ms) };
-    }
 
     it("one write per request after the first, no reads, and every request one interval after the last ended", async () => {
-      const s = await setup();
+      const s = await setup("hold");
       try {
-        const p = s.pacer();
+        const clock = virtualClock();
+        const p = s.pacer(INTERVAL, clock);
         const spans: (readonly [number, number])[] = [];
         for (let i = 0; i < 10; i++) {
           p.expectMore(HOST, i < 9);
-          spans.push(await s.request(p));
+          spans.push(await request(p, clock.now, clock.sleep, LATENCY));
         }
         await p.release();
         for (let i = 1; i < spans.length; i++)
@@ -121,64 +182,70 @@ describe("HostPaceTable", () => {
         // took a read and two writes per request.
         expect(s.calls.filter((c) => c === "GetItem")).toHaveLength(1);
         expect(s.calls.filter((c) => c !== "GetItem")).toHaveLength(11);
-        // The last request held nothing: the table says one interval after its end, as plain pacing does.
-        expect(await s.nextAt()).toBe(spans[9]![1] + INTERVAL);
+        // The last request kept nothing: free from one interval after its end, as plain pacing leaves it.
+        expect(await s.item()).toMatchObject({ next_at: spans[9]![1] + INTERVAL, busy_until: 0 });
       } finally {
-        destroyClients(s.clients);
+        s.close();
       }
     });
 
-    it("another container queues behind the held slot, and the holder, come back late, behind it", async () => {
-      const s = await setup();
+    it("another container waits while the host is kept, then goes one interval after the keeper's last end", async () => {
+      const s = await setup("kept");
       try {
-        const a = s.pacer();
-        const b = s.pacer();
+        const short = 100;
+        const a = s.pacer(short);
         a.expectMore(HOST, true);
-        const [, end] = await s.request(a);
-        // b asks while a holds end + INTERVAL: b gets the slot after it, not the held one.
-        await b.wait(HOST, null);
-        const bStart = s.clock.now();
-        expect(bStart).toBe(end + 2 * INTERVAL);
-        // a's held slot is now past and b reserved since: a queues behind b instead of using it.
+        await request(a, Date.now, realSleep, 150);
+        const b = s
+          .pacer(short)
+          .wait(HOST, null)
+          .then(() => Date.now());
         a.expectMore(HOST, false);
-        await a.wait(HOST, null);
-        expect(s.clock.now() - bStart).toBeGreaterThanOrEqual(INTERVAL);
+        const [, aEnd] = await request(a, Date.now, realSleep, 150);
+        expect((await b) - aEnd).toBeGreaterThanOrEqual(short - 5);
       } finally {
-        destroyClients(s.clients);
+        s.close();
       }
     });
 
-    it("release hands a slot no request used back: the table says one interval after the last end", async () => {
-      const s = await setup();
+    it("release frees a host kept for a request that did not come: one interval after the last end", async () => {
+      const s = await setup("release");
       try {
-        const a = s.pacer();
+        const clock = virtualClock();
+        const a = s.pacer(INTERVAL, clock);
         a.expectMore(HOST, true);
-        const [, end] = await s.request(a);
-        expect(await s.nextAt()).toBe(end + 2 * INTERVAL);
+        const [, end] = await request(a, clock.now, clock.sleep, LATENCY);
+        expect((await s.item())?.busy_until).toBeGreaterThan(end + INTERVAL);
         await a.release();
-        expect(await s.nextAt()).toBe(end + INTERVAL);
-        // The slot is gone from a too: its next request reserves through the table again.
+        expect(await s.item()).toMatchObject({ next_at: end + INTERVAL, busy_until: 0 });
+        // Nothing is kept in a any more: its next request reserves through the table, with no wait
+        // past the interval.
         const reads = s.calls.filter((c) => c === "GetItem").length;
         await a.wait(HOST, null);
         expect(s.calls.filter((c) => c === "GetItem").length).toBe(reads + 1);
+        expect(clock.now()).toBe(end + INTERVAL);
       } finally {
-        destroyClients(s.clients);
+        s.close();
       }
     });
 
-    it("a held slot come back to late starts at once when nobody queued since", async () => {
-      const s = await setup();
+    it("a kept slot come back to late starts at once, renewing the lease", async () => {
+      const s = await setup("late");
       try {
-        const a = s.pacer();
+        const clock = virtualClock();
+        const a = s.pacer(INTERVAL, clock);
         a.expectMore(HOST, true);
-        await s.request(a);
-        await s.advance(5 * INTERVAL); // the page's storage took long: the held slot is past
-        const before = s.clock.now();
+        await request(a, clock.now, clock.sleep, LATENCY);
+        await clock.sleep(5 * INTERVAL); // the page's storage took long: the kept slot is past
+        const before = clock.now();
         await a.wait(HOST, null);
-        expect(s.clock.now()).toBe(before);
-        expect(await s.nextAt()).toBe(before + INTERVAL);
+        expect(clock.now()).toBe(before);
+        expect(await s.item()).toMatchObject({
+          next_at: before + INTERVAL,
+          busy_until: before + HOST_LEASE_MS,
+        });
       } finally {
-        destroyClients(s.clients);
+        s.close();
       }
     });
   });

@@ -97,15 +97,28 @@ describe("parseHtml keeps only the text extraction reads, up to maxTextChars", (
     expect(rawText(body(doc))).toBe("Story & text");
   });
 
-  it("keeps the page's first maxTextChars characters of text, entities included, and the elements after", () => {
-    const max = PARSE_LIMITS.maxTextChars;
+  it("keeps at most maxNodeTextChars in one text node: a megabyte title leaves the article its text", () => {
+    const max = PARSE_LIMITS.maxNodeTextChars;
     const doc = parseHtml(
-      `<html><body><p>${"a".repeat(max - 2)}&amp;&amp;&amp;b</p><p id="late">late</p>` +
+      `<html><head><title>${"t".repeat(1_000_000)}</title></head><body>` +
+        `<h1>${"h".repeat(max - 2)}&amp;&amp;&amp;h</h1><p>The story.</p></body></html>`,
+    );
+    const title = [...elementsInOrder(doc)].find((e) => e.name === "title")!;
+    expect(rawText(title)).toHaveLength(max);
+    const h1 = [...elementsInOrder(doc)].find((e) => e.name === "h1")!;
+    expect(rawText(h1)).toBe(`${"h".repeat(max - 2)}&&`); // entities count as they are kept
+    expect(rawText(body(doc)).endsWith("The story.")).toBe(true);
+  });
+
+  it("keeps the page's first maxTextChars characters of text, and the elements after", () => {
+    const { maxTextChars, maxNodeTextChars } = PARSE_LIMITS;
+    const para = `<p>${"a".repeat(maxNodeTextChars)}</p>`;
+    const n = Math.ceil(maxTextChars / maxNodeTextChars) + 2;
+    const doc = parseHtml(
+      `<html><body>${para.repeat(n)}<p id="late">late</p>` +
         `<script type="application/ld+json">{"kept":true}</script></body></html>`,
     );
-    const text = rawText(body(doc));
-    expect(text).toHaveLength(max);
-    expect(text.endsWith("a&&")).toBe(true);
+    expect(rawText(body(doc))).toHaveLength(maxTextChars);
     // Past the budget the tree goes on being built; only text is dropped, and JSON-LD is not counted.
     expect([...elementsInOrder(doc)].some((e) => e.attribs.id === "late")).toBe(true);
     expect(scriptText(doc)).toEqual(['script:{"kept":true}']);
