@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EVAL_DIR } from "../scripts/eval-sets";
 import { computeFingerprint } from "../shared/dedup/fingerprint";
-import { minhashSignature } from "../shared/dedup/minhash";
+import { minhashPermutations, minhashSignature } from "../shared/dedup/minhash";
 import { normaliseText } from "../shared/dedup/normalise-text";
 import { fingerprintParams } from "../shared/dedup/params";
 import { scanTokens, shingleHashes } from "../shared/dedup/shingles";
@@ -43,6 +43,7 @@ export function benchMinhash(opts: {
   const seedTexts = all.slice(0, opts.seedTexts);
   const { numPerm, seed, shingleSize } = fingerprintParams;
   const perms = datasketchPermutations(128);
+  const ours = minhashPermutations(numPerm, seed);
   const pass = (list: string[], fn: (t: string) => unknown) => () => {
     for (const t of list) fn(t);
     return list.length;
@@ -52,7 +53,7 @@ export function benchMinhash(opts: {
       name: "storytrail signature",
       perms: numPerm,
       round: pass(texts, (t) =>
-        minhashSignature(shingleHashes(scanTokens(normaliseText(t)), shingleSize), numPerm, seed),
+        minhashSignature(shingleHashes(scanTokens(normaliseText(t)), shingleSize), ours),
       ),
     },
     {

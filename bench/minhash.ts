@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { computeFingerprint } from "../shared/dedup/fingerprint";
-import { minhashSignature } from "../shared/dedup/minhash";
+import { minhashPermutations, minhashSignature } from "../shared/dedup/minhash";
 import { normaliseText } from "../shared/dedup/normalise-text";
 import { scanTokens, shingleHashes } from "../shared/dedup/shingles";
 import { syntheticArticles } from "./synthetic-articles";
@@ -47,5 +47,6 @@ const run = (label: string, fn: (t: string) => unknown): void => {
 };
 console.log(`${texts.length} texts, mean ${words.toFixed(0)} words; ${n} iterations`);
 run("tokens + shingles only", (t) => shingleHashes(scanTokens(normaliseText(t)), 5));
-run("signature (128 perms)", (t) => minhashSignature(shingleHashes(scanTokens(normaliseText(t)), 5), 128, 1));
+const perms = minhashPermutations(128, 1);
+run("signature (128 perms)", (t) => minhashSignature(shingleHashes(scanTokens(normaliseText(t)), 5), perms));
 run("full fingerprint (computeFingerprint)", (t) => computeFingerprint(t));

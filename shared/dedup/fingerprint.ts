@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import "../config/zod-messages";
 import { extractFeatures } from "./features";
-import { minhashSignature } from "./minhash";
+import { minhashPermutations, minhashSignature } from "./minhash";
 import { normaliseText } from "./normalise-text";
 import { FINGERPRINT_VERSION, fingerprintParams } from "./params";
 import { scanTokens, shingleHashes } from "./shingles";
@@ -77,6 +77,10 @@ function paramsKeyOf(p: Fingerprint["params"]): string {
   return `${p.shingle}:${p.perms}:${p.seed}:${p.sketch}:${p.lede_tokens}:${p.lede_perms}`;
 }
 
+// The permutations of the fixed parameters, derived once at load (frozen).
+const BODY_PERMUTATIONS = minhashPermutations(fingerprintParams.numPerm, fingerprintParams.seed);
+const LEDE_PERMUTATIONS = minhashPermutations(fingerprintParams.ledePerms, fingerprintParams.seed ^ 0x1ede);
+
 export function computeFingerprint(text: string, title?: string | null): Fingerprint {
   // The title is not shingled: syndicated copies rewrite headlines freely. Kept in the signature
   // of bodies too short to shingle, so two empty bodies never look alike.
@@ -91,9 +95,9 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
     flags: tokens.flags.subarray(0, ledeCount),
     count: ledeCount,
   };
-  const lede = minhashSignature(shingleHashes(ledeTokens, p.shingleSize), p.ledePerms, p.seed ^ 0x1ede);
+  const lede = minhashSignature(shingleHashes(ledeTokens, p.shingleSize), LEDE_PERMUTATIONS);
   const shingles = shingleHashes(tokens, p.shingleSize);
-  const sig = minhashSignature(shingles, p.numPerm, p.seed);
+  const sig = minhashSignature(shingles, BODY_PERMUTATIONS);
   return {
     v: FINGERPRINT_VERSION,
     params: {
