@@ -16,6 +16,7 @@ import { jsonErrorPosition } from "../config/json-error-position";
 import { addArticle } from "./clusterer";
 import type { DedupArticle } from "./dedup-store";
 import { computeFingerprint } from "./fingerprint";
+import { FingerprintViews } from "./fingerprint-views";
 import { MemoryDedupStore } from "./memory-dedup-store";
 import "../config/zod-messages";
 
@@ -131,6 +132,8 @@ export async function runDedup(
   let duplicates = 0;
   let lineNo = 0;
   const fixedClock = () => collectedAt;
+  // The store keeps every fingerprint: each is decoded once for the whole run.
+  const views = new FingerprintViews();
   for await (const line of lines) {
     lineNo++;
     options.onLine?.(line);
@@ -157,7 +160,7 @@ export async function runDedup(
     }
     firstSeen.set(raw.id, { line: lineNo, hash });
     order.push(raw.id);
-    await addArticle(store, toDedupArticle(raw, collectedAt), { now: fixedClock });
+    await addArticle(store, toDedupArticle(raw, collectedAt), { now: fixedClock, views });
   }
   const final = new Map<string, string>();
   for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);

@@ -123,52 +123,48 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
   };
 }
 
-const viewCache = new WeakMap<Fingerprint, FingerprintView>();
-
-/** Decodes a fingerprint (cached per object: stores may keep and pass the same object). */
+/**
+ * Decodes a fingerprint. Not memoised: a caller that needs the view again keeps it (the clusterer
+ * decodes an article once per addArticle, and each candidate once where it compares it).
+ */
 export function viewFingerprint(fp: Fingerprint): FingerprintView {
-  let v = viewCache.get(fp);
-  if (!v) {
-    // One backing buffer for all arrays: an index of 100k articles keeps one allocation per article.
-    const parts = [fp.sig, fp.lede, fp.ents, fp.top_ents, fp.num_ctx, fp.num_val, fp.ent_ctx, fp.ent_val].map(
-      (t) => Buffer.from(t, "base64"),
-    );
-    const all = new Uint32Array(parts.reduce((n, b) => n + (b.length >>> 2), 0));
-    const views: Uint32Array[] = [];
-    let at = 0;
-    for (const b of parts) {
-      const len = b.length >>> 2;
-      for (let i = 0; i < len; i++) all[at + i] = b.readUInt32LE(i * 4);
-      views.push(all.subarray(at, at + len));
-      at += len;
-    }
-    const [sig, lede, entities, topEntities, numberContexts, numberValues, entityContexts, entityValues] =
-      views as [
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-      ];
-    v = {
-      paramsKey: paramsKeyOf(fp.params),
-      sig,
-      lede,
-      tokens: fp.tokens,
-      shingles: fp.shingles,
-      numberCount: fp.num_count,
-      entities,
-      entityCount: fp.ent_count,
-      topEntities,
-      numberContexts,
-      numberValues,
-      entityContexts,
-      entityValues,
-    };
-    viewCache.set(fp, v);
+  // One backing buffer for all eight arrays: one allocation per decode.
+  const parts = [fp.sig, fp.lede, fp.ents, fp.top_ents, fp.num_ctx, fp.num_val, fp.ent_ctx, fp.ent_val].map(
+    (t) => Buffer.from(t, "base64"),
+  );
+  const all = new Uint32Array(parts.reduce((n, b) => n + (b.length >>> 2), 0));
+  const views: Uint32Array[] = [];
+  let at = 0;
+  for (const b of parts) {
+    const len = b.length >>> 2;
+    for (let i = 0; i < len; i++) all[at + i] = b.readUInt32LE(i * 4);
+    views.push(all.subarray(at, at + len));
+    at += len;
   }
-  return v;
+  const [sig, lede, entities, topEntities, numberContexts, numberValues, entityContexts, entityValues] =
+    views as [
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+    ];
+  return {
+    paramsKey: paramsKeyOf(fp.params),
+    sig,
+    lede,
+    tokens: fp.tokens,
+    shingles: fp.shingles,
+    numberCount: fp.num_count,
+    entities,
+    entityCount: fp.ent_count,
+    topEntities,
+    numberContexts,
+    numberValues,
+    entityContexts,
+    entityValues,
+  };
 }
