@@ -9,7 +9,7 @@ import { extractFeatures } from "./features";
 import { minhashPermutations, minhashSignature } from "./minhash";
 import { normaliseText } from "./normalise-text";
 import { FINGERPRINT_VERSION, fingerprintParams } from "./params";
-import { scanTokens, shingleHashes } from "./shingles";
+import { Shingler } from "./shingles";
 
 const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/));
 
@@ -81,11 +81,16 @@ function paramsKeyOf(p: Fingerprint["params"]): string {
 const BODY_PERMUTATIONS = minhashPermutations(fingerprintParams.numPerm, fingerprintParams.seed);
 const LEDE_PERMUTATIONS = minhashPermutations(fingerprintParams.ledePerms, fingerprintParams.seed ^ 0x1ede);
 
-export function computeFingerprint(text: string, title?: string | null): Fingerprint {
+/** `shingler` is the scanner's working state: a caller computing many fingerprints passes its own. */
+export function computeFingerprint(
+  text: string,
+  title?: string | null,
+  shingler: Shingler = new Shingler(),
+): Fingerprint {
   // The title is not shingled: syndicated copies rewrite headlines freely. Kept in the signature
   // of bodies too short to shingle, so two empty bodies never look alike.
   const body = normaliseText(text);
-  const tokens = scanTokens(body.trim().length > 0 ? body : normaliseText(title ?? ""));
+  const tokens = shingler.scanTokens(body.trim().length > 0 ? body : normaliseText(title ?? ""));
   const p = fingerprintParams;
   const features = extractFeatures(tokens, p.sketchSize, p.topEntities);
   const tokenCount = tokens.count;
@@ -95,8 +100,8 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
     flags: tokens.flags.subarray(0, ledeCount),
     count: ledeCount,
   };
-  const lede = minhashSignature(shingleHashes(ledeTokens, p.shingleSize), LEDE_PERMUTATIONS);
-  const shingles = shingleHashes(tokens, p.shingleSize);
+  const lede = minhashSignature(shingler.shingleHashes(ledeTokens, p.shingleSize), LEDE_PERMUTATIONS);
+  const shingles = shingler.shingleHashes(tokens, p.shingleSize);
   const sig = minhashSignature(shingles, BODY_PERMUTATIONS);
   return {
     v: FINGERPRINT_VERSION,

@@ -8,11 +8,11 @@ import {
   minhashSignature,
 } from "../../../shared/dedup/minhash";
 import { decodeHtmlEntities, normaliseText } from "../../../shared/dedup/normalise-text";
-import { scanTokens, shingleHashes, TOKEN_ENTITY, TOKEN_NUMBER } from "../../../shared/dedup/shingles";
+import { Shingler, TOKEN_ENTITY, TOKEN_NUMBER } from "../../../shared/dedup/shingles";
 import { article, paragraph } from "./texts";
 
 const tokensOf = (text: string) => {
-  const t = scanTokens(normaliseText(text));
+  const t = new Shingler().scanTokens(normaliseText(text));
   return { hashes: [...t.hashes], flags: [...t.flags] };
 };
 const match = (a: string, b: string) =>
@@ -49,8 +49,9 @@ describe("normalisation and tokens", () => {
 
 describe("MinHash", () => {
   it("is deterministic and estimates Jaccard and containment", () => {
-    const a = shingleHashes(scanTokens(article(1, 10)), 5).slice();
-    const b = shingleHashes(scanTokens(article(1, 5)), 5).slice(); // first half: contained in a
+    const s = new Shingler();
+    const a = s.shingleHashes(s.scanTokens(article(1, 10)), 5).slice();
+    const b = s.shingleHashes(s.scanTokens(article(1, 5)), 5).slice(); // first half: contained in a
     const perms = minhashPermutations(128, 42);
     const sa = minhashSignature(a, perms);
     const sb = minhashSignature(b, perms);
