@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { EVAL_DIR } from "../scripts/eval-sets";
 import { computeFingerprint } from "../shared/dedup/fingerprint";
-import { minhashSignature } from "../shared/dedup/minhash";
+import { minhashPermutations, minhashSignature } from "../shared/dedup/minhash";
 import { normaliseText } from "../shared/dedup/normalise-text";
 import { fingerprintParams } from "../shared/dedup/params";
-import { scanTokens, shingleHashes } from "../shared/dedup/shingles";
+import { Shingler } from "../shared/dedup/shingles";
 import { datasketchPermutations, datasketchSignature } from "./datasketch-minhash";
 import { seedSignature } from "./seed-minhash";
 import { interleaved } from "./table";
@@ -43,6 +43,10 @@ export function benchMinhash(opts: {
   const seedTexts = all.slice(0, opts.seedTexts);
   const { numPerm, seed, shingleSize } = fingerprintParams;
   const perms = datasketchPermutations(128);
+  const ours = minhashPermutations(numPerm, seed);
+  // One Shingler per contender, as a caller computing many fingerprints keeps (runDedup).
+  const shingler = new Shingler();
+  const fpShingler = new Shingler();
   const pass = (list: string[], fn: (t: string) => unknown) => () => {
     for (const t of list) fn(t);
     return list.length;
@@ -52,13 +56,13 @@ export function benchMinhash(opts: {
       name: "storytrail signature",
       perms: numPerm,
       round: pass(texts, (t) =>
-        minhashSignature(shingleHashes(scanTokens(normaliseText(t)), shingleSize), numPerm, seed),
+        minhashSignature(shingler.shingleHashes(shingler.scanTokens(normaliseText(t)), shingleSize), ours),
       ),
     },
     {
       name: "storytrail computeFingerprint",
       perms: numPerm,
-      round: pass(texts, (t) => computeFingerprint(t)),
+      round: pass(texts, (t) => computeFingerprint(t, null, fpShingler)),
     },
     {
       name: "datasketch-equivalent",

@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { computeFingerprint } from "../shared/dedup/fingerprint";
-import { minhashSignature } from "../shared/dedup/minhash";
+import { minhashPermutations, minhashSignature } from "../shared/dedup/minhash";
 import { normaliseText } from "../shared/dedup/normalise-text";
-import { scanTokens, shingleHashes } from "../shared/dedup/shingles";
+import { Shingler } from "../shared/dedup/shingles";
 import { syntheticArticles } from "./synthetic-articles";
 
 const argv = process.argv.slice(2);
@@ -46,6 +46,10 @@ const run = (label: string, fn: (t: string) => unknown): void => {
   );
 };
 console.log(`${texts.length} texts, mean ${words.toFixed(0)} words; ${n} iterations`);
-run("tokens + shingles only", (t) => shingleHashes(scanTokens(normaliseText(t)), 5));
-run("signature (128 perms)", (t) => minhashSignature(shingleHashes(scanTokens(normaliseText(t)), 5), 128, 1));
-run("full fingerprint (computeFingerprint)", (t) => computeFingerprint(t));
+// One Shingler for the whole run, as a caller computing many fingerprints keeps (runDedup).
+const shingler = new Shingler();
+const shingles = (t: string) => shingler.shingleHashes(shingler.scanTokens(normaliseText(t)), 5);
+run("tokens + shingles only", shingles);
+const perms = minhashPermutations(128, 1);
+run("signature (128 perms)", (t) => minhashSignature(shingles(t), perms));
+run("full fingerprint (computeFingerprint)", (t) => computeFingerprint(t, null, shingler));

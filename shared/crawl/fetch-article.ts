@@ -1,5 +1,6 @@
 /** Fetch one discovered URL politely, extract the article, store it and hand it to dedup. */
 import { computeFingerprint } from "../dedup/fingerprint";
+import type { Shingler } from "../dedup/shingles";
 import type { RobotsCache } from "../discover/robots";
 import {
   EXTRACTOR_VERSION,
@@ -37,6 +38,9 @@ export interface FetchDeps {
   readonly partners?: readonly string[];
   /** The extractor (default extractArticle); a test puts a failing one here to prove how a crash is recorded. */
   readonly extract?: (input: ExtractInput) => Extraction;
+  /** The fingerprint scanner's working state, kept by a worker across its pages; by default one per
+   * page (~12 µs more a page, against ~3 ms of extraction). */
+  readonly shingler?: Shingler;
 }
 
 export type FetchOutcome =
@@ -204,10 +208,11 @@ export async function storeFetchedPage(
       headline: extraction.headline,
       published_at: times.published_at,
       collected_at,
-      fingerprint: computeFingerprint(extraction.body, extraction.headline) as unknown as Record<
-        string,
-        unknown
-      >,
+      fingerprint: computeFingerprint(
+        extraction.body,
+        extraction.headline,
+        deps.shingler,
+      ) as unknown as Record<string, unknown>,
     },
   ]);
   await deps.frontier.markFetched(msg.url, {

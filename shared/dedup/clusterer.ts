@@ -28,7 +28,8 @@ import { candidateDigest, digestsMayMatch } from "./candidate-digest";
 import { memberOf, newSummary, sightingOf, withArticle, withCluster } from "./cluster-summary";
 import { compareFingerprints } from "./confirm";
 import { type DedupArticle, DedupConflictError, type DedupStore, type IndexedArticle } from "./dedup-store";
-import { type Fingerprint, viewFingerprint } from "./fingerprint";
+import { type Fingerprint, type FingerprintView, viewFingerprint } from "./fingerprint";
+import { FingerprintViews } from "./fingerprint-views";
 import { bandKeys } from "./lsh";
 import { fingerprintParams, type MatchParams, matchParams } from "./params";
 
@@ -36,6 +37,9 @@ export interface AddOptions {
   /** Clock for updated_at (ISO instant). */
   now?: () => string;
   params?: MatchParams;
+  /** Decoded fingerprints to reuse across calls (one per run over an in-memory store); by default
+   * each call decodes its own. */
+  views?: FingerprintViews;
 }
 
 /** Cluster id a new cluster founded by this article gets (deterministic). */
@@ -47,14 +51,17 @@ export function clusterIdFor(article_id: string): string {
 const LEDE_FIRST_BAND = 1000;
 
 /** Whether an article's fingerprint is long enough to be indexed and merged on similarity. */
-function isIndexable(fp: Fingerprint, params: MatchParams = matchParams): boolean {
+function isIndexable(fp: Fingerprint | FingerprintView, params: MatchParams = matchParams): boolean {
   return fp.shingles >= params.minShingles;
 }
 
-/** Band keys of a fingerprint (none for texts too short to merge). */
-export function articleBandKeys(fp: Fingerprint, params: MatchParams = matchParams): number[] {
+/** Band keys of a fingerprint or its view (none for texts too short to merge). */
+export function articleBandKeys(
+  fp: Fingerprint | FingerprintView,
+  params: MatchParams = matchParams,
+): number[] {
   if (!isIndexable(fp, params)) return [];
-  const v = viewFingerprint(fp);
+  const v = "paramsKey" in fp ? fp : viewFingerprint(fp);
   return [
     ...bandKeys(v.sig, params.bands, params.rows),
     ...bandKeys(v.lede, params.ledeBands, params.ledeRows, LEDE_FIRST_BAND),
@@ -162,6 +169,10 @@ async function mergeClusters(store: DedupStore, loser: string, winner: string, n
 interface Look {
   readonly store: DedupStore;
   readonly article: DedupArticle;
+  /** The article's fingerprint, decoded once for both looks. */
+  readonly view: FingerprintView;
+  /** Where candidates' fingerprints are decoded. */
+  readonly views: FingerprintViews;
   /** The article's candidate digest (candidate-digest.ts). */
   readonly digest: Uint8Array;
   /** The article's band keys. */
@@ -180,6 +191,8 @@ interface Look {
 async function confirmedClusters({
   store,
   article,
+  view,
+  views,
   digest,
   keys,
   params,
@@ -190,7 +203,6 @@ async function confirmedClusters({
   const clusters = new Set<string>();
   let similarity = 0;
   if (keys.length === 0) return { clusters, similarity };
-  const view = viewFingerprint(article.fingerprint);
   const hits = await store.queryBuckets(keys, params.maxBucketCandidates, { consistent });
   for (const k of hits.full) full.add(k);
   const ids = hits.ids.filter((id) => {
@@ -205,7 +217,7 @@ async function confirmedClusters({
     skip.add(c.article_id);
     const cid = await resolveCluster(store, c.cluster_id);
     if (clusters.has(cid)) continue; // already joined through another member: same component
-    const r = compareFingerprints(view, viewFingerprint(c.fingerprint), params, fingerprintParams.sketchSize);
+    const r = compareFingerprints(view, views.of(c.fingerprint), params, fingerprintParams.sketchSize);
     if (r.match) {
       clusters.add(cid);
       similarity = Math.max(similarity, r.jaccard);
@@ -276,13 +288,15 @@ export async function addArticle(
   if (state?.done) return { cluster_id: await resolveCluster(store, state.cluster_id), merged: [] };
 
   // 1. candidates already indexed, confirmed
-  const keys = articleBandKeys(article.fingerprint, params);
+  const views = options.views ?? new FingerprintViews();
+  const view = views.of(article.fingerprint);
+  const keys = articleBandKeys(view, params);
   // Filed with the article's bucket entries, and compared with the entries it finds there.
-  const digest = candidateDigest(article.fingerprint);
+  const digest = candidateDigest(view);
   const judged = new Set<string>();
   // Eventually consistent is enough here: the strongly consistent look in step 3 catches the rest.
   const hot = new Set<number>();
-  const look = { store, article, digest, keys, params, judged };
+  const look = { store, article, view, views, digest, keys, params, judged };
   const first = await confirmedClusters({ ...look, consistent: false, full: hot });
 
   // 2. claim the article (its fingerprint item, written once) for the smallest confirmed cluster or

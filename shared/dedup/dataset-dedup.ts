@@ -16,7 +16,9 @@ import { jsonErrorPosition } from "../config/json-error-position";
 import { addArticle } from "./clusterer";
 import type { DedupArticle } from "./dedup-store";
 import { computeFingerprint } from "./fingerprint";
+import { FingerprintViews } from "./fingerprint-views";
 import { MemoryDedupStore } from "./memory-dedup-store";
+import { Shingler } from "./shingles";
 import "../config/zod-messages";
 
 const inputLine = z.object({
@@ -71,7 +73,11 @@ function parseLine(line: string): DedupInputLine & { id: string } {
 }
 
 /** Maps one input record to what the clusterer takes (fingerprint computed here, as fetch does). */
-function toDedupArticle(raw: DedupInputLine & { id: string }, collectedAt: string): DedupArticle {
+function toDedupArticle(
+  raw: DedupInputLine & { id: string },
+  collectedAt: string,
+  shingler: Shingler,
+): DedupArticle {
   const text = raw.text ?? raw.body ?? "";
   return {
     article_id: raw.id,
@@ -82,7 +88,7 @@ function toDedupArticle(raw: DedupInputLine & { id: string }, collectedAt: strin
     headline: raw.title ?? null,
     published_at: isoOrNull(raw.published_at ?? raw.ts),
     collected_at: collectedAt,
-    fingerprint: computeFingerprint(text, raw.title),
+    fingerprint: computeFingerprint(text, raw.title, shingler),
   };
 }
 
@@ -131,6 +137,9 @@ export async function runDedup(
   let duplicates = 0;
   let lineNo = 0;
   const fixedClock = () => collectedAt;
+  // The store keeps every fingerprint: each is decoded once for the whole run.
+  const views = new FingerprintViews();
+  const shingler = new Shingler();
   for await (const line of lines) {
     lineNo++;
     options.onLine?.(line);
@@ -157,7 +166,7 @@ export async function runDedup(
     }
     firstSeen.set(raw.id, { line: lineNo, hash });
     order.push(raw.id);
-    await addArticle(store, toDedupArticle(raw, collectedAt), { now: fixedClock });
+    await addArticle(store, toDedupArticle(raw, collectedAt, shingler), { now: fixedClock, views });
   }
   const final = new Map<string, string>();
   for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);

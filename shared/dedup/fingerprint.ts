@@ -6,10 +6,10 @@
 import * as z from "zod/mini";
 import "../config/zod-messages";
 import { extractFeatures } from "./features";
-import { minhashSignature } from "./minhash";
+import { minhashPermutations, minhashSignature } from "./minhash";
 import { normaliseText } from "./normalise-text";
 import { FINGERPRINT_VERSION, fingerprintParams } from "./params";
-import { scanTokens, shingleHashes } from "./shingles";
+import { Shingler } from "./shingles";
 
 const base64 = z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/));
 
@@ -77,11 +77,20 @@ function paramsKeyOf(p: Fingerprint["params"]): string {
   return `${p.shingle}:${p.perms}:${p.seed}:${p.sketch}:${p.lede_tokens}:${p.lede_perms}`;
 }
 
-export function computeFingerprint(text: string, title?: string | null): Fingerprint {
+// The permutations of the fixed parameters, derived once at load (frozen).
+const BODY_PERMUTATIONS = minhashPermutations(fingerprintParams.numPerm, fingerprintParams.seed);
+const LEDE_PERMUTATIONS = minhashPermutations(fingerprintParams.ledePerms, fingerprintParams.seed ^ 0x1ede);
+
+/** `shingler` is the scanner's working state: a caller computing many fingerprints passes its own. */
+export function computeFingerprint(
+  text: string,
+  title?: string | null,
+  shingler: Shingler = new Shingler(),
+): Fingerprint {
   // The title is not shingled: syndicated copies rewrite headlines freely. Kept in the signature
   // of bodies too short to shingle, so two empty bodies never look alike.
   const body = normaliseText(text);
-  const tokens = scanTokens(body.trim().length > 0 ? body : normaliseText(title ?? ""));
+  const tokens = shingler.scanTokens(body.trim().length > 0 ? body : normaliseText(title ?? ""));
   const p = fingerprintParams;
   const features = extractFeatures(tokens, p.sketchSize, p.topEntities);
   const tokenCount = tokens.count;
@@ -91,9 +100,9 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
     flags: tokens.flags.subarray(0, ledeCount),
     count: ledeCount,
   };
-  const lede = minhashSignature(shingleHashes(ledeTokens, p.shingleSize), p.ledePerms, p.seed ^ 0x1ede);
-  const shingles = shingleHashes(tokens, p.shingleSize);
-  const sig = minhashSignature(shingles, p.numPerm, p.seed);
+  const lede = minhashSignature(shingler.shingleHashes(ledeTokens, p.shingleSize), LEDE_PERMUTATIONS);
+  const shingles = shingler.shingleHashes(tokens, p.shingleSize);
+  const sig = minhashSignature(shingles, BODY_PERMUTATIONS);
   return {
     v: FINGERPRINT_VERSION,
     params: {
@@ -119,52 +128,48 @@ export function computeFingerprint(text: string, title?: string | null): Fingerp
   };
 }
 
-const viewCache = new WeakMap<Fingerprint, FingerprintView>();
-
-/** Decodes a fingerprint (cached per object: stores may keep and pass the same object). */
+/**
+ * Decodes a fingerprint. Not memoised: a caller that needs the view again keeps it (the clusterer
+ * decodes an article once per addArticle, and each candidate once where it compares it).
+ */
 export function viewFingerprint(fp: Fingerprint): FingerprintView {
-  let v = viewCache.get(fp);
-  if (!v) {
-    // One backing buffer for all arrays: an index of 100k articles keeps one allocation per article.
-    const parts = [fp.sig, fp.lede, fp.ents, fp.top_ents, fp.num_ctx, fp.num_val, fp.ent_ctx, fp.ent_val].map(
-      (t) => Buffer.from(t, "base64"),
-    );
-    const all = new Uint32Array(parts.reduce((n, b) => n + (b.length >>> 2), 0));
-    const views: Uint32Array[] = [];
-    let at = 0;
-    for (const b of parts) {
-      const len = b.length >>> 2;
-      for (let i = 0; i < len; i++) all[at + i] = b.readUInt32LE(i * 4);
-      views.push(all.subarray(at, at + len));
-      at += len;
-    }
-    const [sig, lede, entities, topEntities, numberContexts, numberValues, entityContexts, entityValues] =
-      views as [
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-        Uint32Array,
-      ];
-    v = {
-      paramsKey: paramsKeyOf(fp.params),
-      sig,
-      lede,
-      tokens: fp.tokens,
-      shingles: fp.shingles,
-      numberCount: fp.num_count,
-      entities,
-      entityCount: fp.ent_count,
-      topEntities,
-      numberContexts,
-      numberValues,
-      entityContexts,
-      entityValues,
-    };
-    viewCache.set(fp, v);
+  // One backing buffer for all eight arrays: one allocation per decode.
+  const parts = [fp.sig, fp.lede, fp.ents, fp.top_ents, fp.num_ctx, fp.num_val, fp.ent_ctx, fp.ent_val].map(
+    (t) => Buffer.from(t, "base64"),
+  );
+  const all = new Uint32Array(parts.reduce((n, b) => n + (b.length >>> 2), 0));
+  const views: Uint32Array[] = [];
+  let at = 0;
+  for (const b of parts) {
+    const len = b.length >>> 2;
+    for (let i = 0; i < len; i++) all[at + i] = b.readUInt32LE(i * 4);
+    views.push(all.subarray(at, at + len));
+    at += len;
   }
-  return v;
+  const [sig, lede, entities, topEntities, numberContexts, numberValues, entityContexts, entityValues] =
+    views as [
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+    ];
+  return {
+    paramsKey: paramsKeyOf(fp.params),
+    sig,
+    lede,
+    tokens: fp.tokens,
+    shingles: fp.shingles,
+    numberCount: fp.num_count,
+    entities,
+    entityCount: fp.ent_count,
+    topEntities,
+    numberContexts,
+    numberValues,
+    entityContexts,
+    entityValues,
+  };
 }

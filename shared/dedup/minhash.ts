@@ -10,49 +10,45 @@ import { splitmix32 } from "./hash";
 
 const EMPTY_SLOT = 0xffffffff;
 
-interface Permutations {
-  readonly xor: Uint32Array;
-  readonly mul: Uint32Array;
+/** Per-permutation parameters of one (numPerm, seed): permutation i is (x XOR xor[i]) * mul[i]. */
+export interface Permutations {
+  readonly xor: readonly number[];
+  readonly mul: readonly number[];
 }
 
-/** Memo of a pure function of (numPerm, seed): a deployment uses one or two, derived once per process. */
-const permCache = new Map<string, Permutations>();
-
-/** Per-permutation parameters for (numPerm, seed). */
-function permutations(numPerm: number, seed: number): Permutations {
-  const key = `${numPerm}:${seed}`;
-  let perms = permCache.get(key);
-  if (!perms) {
-    const next = splitmix32(seed);
-    const xor = new Uint32Array(numPerm);
-    const mul = new Uint32Array(numPerm);
-    for (let i = 0; i < numPerm; i++) {
-      xor[i] = next();
-      mul[i] = next() | 1;
-    }
-    perms = { xor, mul };
-    permCache.set(key, perms);
+/**
+ * The permutations of (numPerm, seed), frozen. A pure function: callers derive the ones they use once
+ * (fingerprint.ts, at load, for the fixed fingerprint parameters) and pass them to minhashSignature.
+ */
+export function minhashPermutations(numPerm: number, seed: number): Permutations {
+  const next = splitmix32(seed);
+  const xor: number[] = [];
+  const mul: number[] = [];
+  for (let i = 0; i < numPerm; i++) {
+    xor.push(next());
+    mul.push(next() | 1);
   }
-  return perms;
+  return Object.freeze({ xor: Object.freeze(xor), mul: Object.freeze(mul) });
 }
 
 /** Signature of a set of distinct shingle hashes: min of every permutation (EMPTY_SLOT for an empty set). */
-export function minhashSignature(shingles: Uint32Array, numPerm: number, seed: number): Uint32Array {
-  const { xor, mul } = permutations(numPerm, seed);
+export function minhashSignature(shingles: Uint32Array, perms: Permutations): Uint32Array {
+  const { xor, mul } = perms;
+  const numPerm = xor.length;
   const sig = new Uint32Array(numPerm);
   const n = shingles.length;
   // Four permutations per pass over the shingles; minima kept as signed ints with the sign bit
   // flipped (same order as unsigned) to avoid a conversion per product.
   let p = 0;
   for (; p + 4 <= numPerm; p += 4) {
-    const s0 = xor[p]!;
-    const s1 = xor[p + 1]!;
-    const s2 = xor[p + 2]!;
-    const s3 = xor[p + 3]!;
-    const m0 = mul[p]!;
-    const m1 = mul[p + 1]!;
-    const m2 = mul[p + 2]!;
-    const m3 = mul[p + 3]!;
+    const s0 = xor[p]! | 0;
+    const s1 = xor[p + 1]! | 0;
+    const s2 = xor[p + 2]! | 0;
+    const s3 = xor[p + 3]! | 0;
+    const m0 = mul[p]! | 0;
+    const m1 = mul[p + 1]! | 0;
+    const m2 = mul[p + 2]! | 0;
+    const m3 = mul[p + 3]! | 0;
     let min0 = 0x7fffffff;
     let min1 = 0x7fffffff;
     let min2 = 0x7fffffff;
@@ -74,8 +70,8 @@ export function minhashSignature(shingles: Uint32Array, numPerm: number, seed: n
     sig[p + 3] = (min3 ^ 0x80000000) >>> 0;
   }
   for (; p < numPerm; p++) {
-    const s = xor[p]!;
-    const m = mul[p]!;
+    const s = xor[p]! | 0;
+    const m = mul[p]! | 0;
     let min = EMPTY_SLOT;
     for (let j = 0; j < n; j++) {
       const h = Math.imul(shingles[j]! ^ s, m) >>> 0;

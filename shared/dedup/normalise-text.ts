@@ -23,22 +23,12 @@ export function normaliseText(text: string): string {
 }
 
 /**
- * Memo of a pure function of one code point (not state: any process computes the same entries), bounded
- * by the code points text uses; folding dominated shingling's time on non-Latin text before it.
- */
-const foldCache = new Map<number, string>();
-
-/**
  * Case folding of one non-ASCII code point: toLowerCase plus the full foldings that matter for
- * matching (ß/ẞ → ss, final sigma → σ). ASCII is folded inline by the scanner.
+ * matching (ß/ẞ → ss, final sigma → σ). ASCII is folded inline by the scanner, which remembers the
+ * rest per code point (Shingler in shingles.ts).
  */
 export function foldChar(cp: number): string {
-  let folded = foldCache.get(cp);
-  if (folded === undefined) {
-    folded = String.fromCodePoint(cp).toLowerCase();
-    if (folded === "ß") folded = "ss";
-    else if (folded === "ς") folded = "σ";
-    foldCache.set(cp, folded);
-  }
-  return folded;
+  const folded = String.fromCodePoint(cp).toLowerCase();
+  if (folded === "ß") return "ss";
+  return folded === "ς" ? "σ" : folded;
 }

@@ -8,6 +8,7 @@
 import { candidateDigest } from "./candidate-digest";
 import { articleBandKeys } from "./clusterer";
 import type { DedupStore, IndexedArticle } from "./dedup-store";
+import { viewFingerprint } from "./fingerprint";
 import { type MatchParams, matchParams } from "./params";
 
 export interface RefileResult {
@@ -39,12 +40,13 @@ export async function refileBuckets(
       older++;
       continue;
     }
-    const keys = articleBandKeys(a.fingerprint, params);
+    const view = viewFingerprint(a.fingerprint);
+    const keys = articleBandKeys(view, params);
     if (keys.length === 0) {
       unindexable++;
       continue;
     }
-    await store.addToBuckets(keys, a.article_id, candidateDigest(a.fingerprint));
+    await store.addToBuckets(keys, a.article_id, candidateDigest(view));
     refiled++;
   }
   return { scanned, refiled, older, unindexable };

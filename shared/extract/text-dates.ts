@@ -134,16 +134,11 @@ function elementText(node: AnyNode, limit: number): string {
 
 const skipped = (el: Element): boolean => SKIP.has(el.name);
 
-const dateishCache = new Map<string, boolean>();
+const NOT_PUBLISHED = /modif|updat|comment|weather|wetter/i;
 
-/** Class/id/itemprop naming a date (not an update, a comment's or the weather's), remembered per string. */
+/** Class/id/itemprop naming a date (not an update, a comment's or the weather's). */
 function isDateish(ci: string): boolean {
-  const hit = dateishCache.get(ci);
-  if (hit !== undefined) return hit;
-  const v = DATEISH.test(ci) && !/modif|updat|comment|weather|wetter/i.test(ci);
-  if (dateishCache.size > 20_000) dateishCache.clear();
-  dateishCache.set(ci, v);
-  return v;
+  return DATEISH.test(ci) && !NOT_PUBLISHED.test(ci);
 }
 
 function fromDateishElements(root: AnyNode, now: Date, dayFirst: boolean): StatedDate | null {

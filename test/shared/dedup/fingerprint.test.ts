@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { compareFingerprints } from "../../../shared/dedup/confirm";
 import { computeFingerprint, fingerprintSchema, viewFingerprint } from "../../../shared/dedup/fingerprint";
-import { estimateContainment, estimateJaccard, minhashSignature } from "../../../shared/dedup/minhash";
+import {
+  estimateContainment,
+  estimateJaccard,
+  minhashPermutations,
+  minhashSignature,
+} from "../../../shared/dedup/minhash";
 import { decodeHtmlEntities, normaliseText } from "../../../shared/dedup/normalise-text";
-import { scanTokens, shingleHashes, TOKEN_ENTITY, TOKEN_NUMBER } from "../../../shared/dedup/shingles";
+import { Shingler, TOKEN_ENTITY, TOKEN_NUMBER } from "../../../shared/dedup/shingles";
 import { article, paragraph } from "./texts";
 
 const tokensOf = (text: string) => {
-  const t = scanTokens(normaliseText(text));
+  const t = new Shingler().scanTokens(normaliseText(text));
   return { hashes: [...t.hashes], flags: [...t.flags] };
 };
 const match = (a: string, b: string) =>
@@ -44,11 +49,13 @@ describe("normalisation and tokens", () => {
 
 describe("MinHash", () => {
   it("is deterministic and estimates Jaccard and containment", () => {
-    const a = shingleHashes(scanTokens(article(1, 10)), 5).slice();
-    const b = shingleHashes(scanTokens(article(1, 5)), 5).slice(); // first half: contained in a
-    const sa = minhashSignature(a, 128, 42);
-    const sb = minhashSignature(b, 128, 42);
-    expect([...minhashSignature(a, 128, 42)]).toEqual([...sa]);
+    const s = new Shingler();
+    const a = s.shingleHashes(s.scanTokens(article(1, 10)), 5).slice();
+    const b = s.shingleHashes(s.scanTokens(article(1, 5)), 5).slice(); // first half: contained in a
+    const perms = minhashPermutations(128, 42);
+    const sa = minhashSignature(a, perms);
+    const sb = minhashSignature(b, perms);
+    expect([...minhashSignature(a, minhashPermutations(128, 42))]).toEqual([...sa]);
     expect(estimateJaccard(sa, sa)).toBe(1);
     expect(estimateJaccard(sa, sb)).toBeGreaterThan(0.3);
     expect(estimateJaccard(sa, sb)).toBeLessThan(0.7);
