@@ -28,6 +28,7 @@ import {
 } from "../shared/config/metrics";
 import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-article";
 import { fetchAttempt } from "../shared/crawl/fetch-attempt";
+import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { pacingHost } from "../shared/fetch/request-pacing";
@@ -108,6 +109,8 @@ export function createFetchHandler(env: Env) {
     now: () => new Date(),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
+    // The container's scratch buffers for fingerprints (computed synchronously, one page at a time).
+    shingler: new Shingler(),
   };
 
   /** `more`: a later page of the same host follows in this batch (the pacer then holds its slot). */
