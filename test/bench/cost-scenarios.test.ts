@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { costBreakdown, type Observed, type Settings, totalUsd } from "../../bench/cost-model";
 import { designChangeSavings, scenarioCost, steadyFetchBatch } from "../../bench/cost-scenarios";
 import { withProvisionedCapacity } from "../../bench/provisioned-capacity";
+import { costSettings } from "../support/cost-fixtures";
 
 const observed: Observed = {
   articles: 100,
@@ -17,17 +18,7 @@ const observed: Observed = {
   rawSampleRate: 0.1,
   lshBandsTotal: 8,
 };
-const daily: Settings = {
-  memoryMb: { fetch: 256 },
-  pageLatencyMs: 300,
-  minHostDelayMs: 1000,
-  rawSampleRate: 0.1,
-  lshBandsTotal: 8,
-  logLevel: "INFO",
-  storageMonths: 1,
-  lshRetentionMonths: 3,
-  tracing: false,
-};
+const daily = costSettings({ memoryMb: { fetch: 256 } });
 const steady: Settings = { ...daily, fetchBatch: steadyFetchBatch(3) };
 const crawl = { targetUtilization: 0.7, articlesPerDay: 200_000, minUnitsPerTable: 1 };
 

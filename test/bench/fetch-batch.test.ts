@@ -1,17 +1,12 @@
 import { describe, expect, it } from "vitest";
-import {
-  costBreakdown,
-  designFloor,
-  invocationMs,
-  type Observed,
-  type Settings,
-} from "../../bench/cost-model";
+import { costBreakdown, designFloor, invocationMs, type Settings } from "../../bench/cost-model";
 import {
   fetchBatchRounds,
   fetchBatchWaitMs,
   fetchPageWaitShare,
   withFetchBatchSize,
 } from "../../bench/fetch-batch";
+import { costSettings, observation } from "../support/cost-fixtures";
 
 const base = { pageLatencyMs: 300, minHostDelayMs: 1000 };
 const shape = (pagesPerHost: number, backlogged: boolean, concurrentHosts: number) => ({
@@ -46,26 +41,8 @@ describe("a fetch batch's billed wait", () => {
   });
 });
 
-const observed: Observed = {
-  articles: 100,
-  functions: { fetch: { invocationsPerArticle: 0.1, cpuMs: 100, ioMs: 200, appLogBytes: 3000 } },
-  fetchBatchSize: 10,
-  sqs: { fifoRequests: 0.3, standardRequests: 0.3 },
-  tables: { articles: { rru: 0, wru: 5, storedBytes: 5000 } },
-  s3: { puts: 0, gets: 0, storedBytes: 0 },
-  rawSampleRate: 0.1,
-  lshBandsTotal: 8,
-};
-const settings: Settings = {
-  memoryMb: { fetch: 1769 },
-  ...base,
-  rawSampleRate: 0.1,
-  lshBandsTotal: 8,
-  logLevel: "INFO",
-  storageMonths: 1,
-  lshRetentionMonths: 3,
-  tracing: false,
-};
+const observed = observation();
+const settings = costSettings(base);
 
 describe("the cost model with concurrent hosts", () => {
   it("bills the fetch invocation its rounds of hosts instead of every page's wait in turn", () => {

@@ -1,33 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { designFloor, type Observed, type Settings, totalUsd } from "../../bench/cost-model";
+import { designFloor, totalUsd } from "../../bench/cost-model";
 import { FINGERPRINT_SIGNATURE_BYTES, fixedDecisionsBound } from "../../bench/fixed-decisions-bound";
 import { PRICES } from "../../bench/prices";
 import { computeFingerprint } from "../../shared/dedup/fingerprint";
+import { costSettings, observation } from "../support/cost-fixtures";
 
-const observed: Observed = {
-  articles: 100,
+const observed = observation({
   functions: {
     fetch: { invocationsPerArticle: 0.1, cpuMs: 100, ioMs: 200, appLogBytes: 3000 },
     dedup: { invocationsPerArticle: 0.1, cpuMs: 200, ioMs: 300, appLogBytes: 3000 },
   },
-  fetchBatchSize: 10,
-  sqs: { fifoRequests: 0.3, standardRequests: 0.3 },
-  tables: { articles: { rru: 0, wru: 4, storedBytes: 2000 } },
-  s3: { puts: 0, gets: 0, storedBytes: 0 },
-  rawSampleRate: 0.1,
-  lshBandsTotal: 8,
-};
-const settings: Settings = {
-  memoryMb: { fetch: 195, dedup: 512 },
-  minHostDelayMs: 1000,
-  pageLatencyMs: 300,
-  rawSampleRate: 0.1,
-  lshBandsTotal: 8,
-  logLevel: "INFO",
-  storageMonths: 1,
-  lshRetentionMonths: 3,
-  tracing: false,
-};
+});
+const settings = costSettings({ memoryMb: { fetch: 197, dedup: 512 } });
 
 describe("the least cost under issue 15's fixed decisions", () => {
   const lines = fixedDecisionsBound(observed, settings);
