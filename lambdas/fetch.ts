@@ -190,7 +190,7 @@ export function createFetchHandler(env: Env) {
     } finally {
       // A slot held for a page that made no request goes back; failing that, the host idles one interval.
       await pacer
-        .release()
+        .release(event.Records.flatMap((r) => r.attributes.MessageGroupId ?? []))
         .catch((err) => logger.warn("could not release a host slot", { error: String(err) }));
       metrics.publish();
     }

@@ -157,22 +157,21 @@ export class HostPaceTable implements Pacer {
   }
 
   /**
-   * Frees the hosts kept for requests that did not come (a page skipped, or known already) from the slot
-   * they were kept for: one interval after the last request's end, as a plain `done` would have left
-   * them. Fetch calls it at the end of every invocation; a host never freed waits out its lease.
+   * Frees those of `hosts` kept for requests that did not come (a page skipped, or known already) from
+   * the slot they were kept for: one interval after the last request's end, as a plain `done` would have
+   * left them. Fetch calls it with its batch's hosts at the end of every invocation (the local runtime
+   * runs a container's invocations concurrently: another's hosts are not touched); a host never freed
+   * waits out its lease.
    */
-  async release(): Promise<void> {
-    const held = [...this.held];
-    this.held.clear();
-    this.expected.clear();
-    this.inFlight.clear();
-    try {
-      for (const [host, slot] of held) {
-        const mine = this.mine.get(host);
-        if (mine !== undefined) await this.free(host, mine, slot);
-      }
-    } finally {
-      this.mine.clear();
+  async release(hosts: Iterable<string>): Promise<void> {
+    for (const host of hosts) {
+      this.expected.delete(host);
+      const slot = this.held.get(host);
+      const mine = this.mine.get(host);
+      if (slot === undefined || mine === undefined) continue;
+      this.held.delete(host);
+      await this.free(host, mine, slot);
+      this.mine.delete(host);
     }
   }
 

@@ -175,7 +175,7 @@ describe("HostPaceTable", () => {
           p.expectMore(HOST, i < 9);
           spans.push(await request(p, clock.now, clock.sleep, LATENCY));
         }
-        await p.release();
+        await p.release([HOST]);
         for (let i = 1; i < spans.length; i++)
           expect(spans[i]![0] - spans[i - 1]![1]).toBeGreaterThanOrEqual(INTERVAL);
         // 10 requests: one reservation (a read and a put), then one write per request; the old way
@@ -216,7 +216,7 @@ describe("HostPaceTable", () => {
         a.expectMore(HOST, true);
         const [, end] = await request(a, clock.now, clock.sleep, LATENCY);
         expect((await s.item())?.busy_until).toBeGreaterThan(end + INTERVAL);
-        await a.release();
+        await a.release([HOST]);
         expect(await s.item()).toMatchObject({ next_at: end + INTERVAL, busy_until: 0 });
         // Nothing is kept in a any more: its next request reserves through the table, with no wait
         // past the interval.
@@ -224,6 +224,25 @@ describe("HostPaceTable", () => {
         await a.wait(HOST, null);
         expect(s.calls.filter((c) => c === "GetItem").length).toBe(reads + 1);
         expect(clock.now()).toBe(end + INTERVAL);
+      } finally {
+        s.close();
+      }
+    });
+
+    it("release frees only the hosts it is given: another invocation's request out on the same pacer ends as usual", async () => {
+      const s = await setup("scoped");
+      try {
+        // The local runtime runs one container's invocations concurrently, on one pacer.
+        const clock = virtualClock();
+        const p = s.pacer(INTERVAL, clock);
+        p.expectMore("kept.example", true);
+        await p.wait("kept.example", null);
+        await p.done("kept.example", null); // invocation A keeps its host for a page that never comes
+        await p.wait(HOST, null); // invocation B's request is out
+        await p.release(["kept.example"]); // A ends
+        await clock.sleep(LATENCY);
+        await p.done(HOST, null); // B's request ends: its host is free, not left to its lease
+        expect(await s.item()).toMatchObject({ next_at: clock.now() + INTERVAL, busy_until: 0 });
       } finally {
         s.close();
       }
