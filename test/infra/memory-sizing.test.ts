@@ -7,6 +7,7 @@ import {
   MEASURED_PEAKS,
   type MeasuredFunction,
   memoryForPeak,
+  v8HeapFlags,
   withinRecordedPeak,
 } from "../../infra/memory-sizing";
 import { topology } from "../../infra/topology";
@@ -25,6 +26,11 @@ describe("memory sizes from measurements", () => {
     expect(memoryForPeak(233)).toBe(257);
     expect(memoryForPeak(445)).toBe(490);
     expect(memoryForPeak(20)).toBe(128);
+  });
+
+  it("gives V8 the heap Lambda's Node.js bootstrap gives a size: young a tenth, old the rest", () => {
+    expect(v8HeapFlags(197)).toEqual(["--max-semi-space-size=9", "--max-old-space-size=178"]);
+    expect(v8HeapFlags(1024)).toEqual(["--max-semi-space-size=51", "--max-old-space-size=922"]);
   });
 
   it("a fresh measurement past the recorded peak's headroom fails the benches' check", () => {

@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../../infra/deploy-settings";
+import { v8HeapFlags } from "../../infra/memory-sizing";
 import { MAX_SCHEDULE_INPUT_BYTES, scheduleInputs } from "../../infra/schedule-inputs";
 import { StorytrailStack } from "../../infra/stack";
 import {
@@ -288,6 +289,11 @@ describe("functions", () => {
         POWERTOOLS_SERVICE_NAME: "storytrail",
         POWERTOOLS_METRICS_NAMESPACE: "storytrail",
       });
+      // The heap bounded as Lambda's bootstrap bounds it for this size: what the memory bench measured under.
+      expect(String(vars.NODE_OPTIONS).split(" ")).toEqual([
+        "--enable-source-maps",
+        ...v8HeapFlags(topology.functions[name].memoryMb),
+      ]);
       // Each variable points at the resource the topology names.
       for (const [table] of Object.entries(topology.functions[name].access.tables)) {
         expect(vars[`TABLE_${table.toUpperCase()}`]).toEqual({
