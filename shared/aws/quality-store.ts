@@ -89,11 +89,14 @@ export class DynamoQualityStore implements QualityStore {
             },
           }),
         );
-        for (const item of out.Responses?.[this.tables.articles] ?? [])
+        for (const item of out.Responses?.[this.tables.articles] ?? []) {
+          // An item without its URL (written by hand, not by fetch) is no evidence: not "undefined".
+          if (typeof item.url !== "string") continue;
           found.set(String(item.article_id), {
-            url: String(item.url),
-            raw_key: (item.raw_key as string) ?? null,
+            url: item.url,
+            raw_key: typeof item.raw_key === "string" ? item.raw_key : null,
           });
+        }
         keys = out.UnprocessedKeys?.[this.tables.articles]?.Keys;
       }
     }

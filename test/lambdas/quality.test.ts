@@ -37,6 +37,7 @@ describe("quality λ", () => {
           TableName: runtime.resources.tables.articles,
           Item: {
             article_id: `${dayIso}-${i}`,
+            url: `https://bugle.example/${dayIso}/story-${i}`,
             source_id: "daily-bugle",
             word_count: words + i,
             published_at: dated ? `${dayIso}T08:00:00.000Z` : null,
@@ -70,6 +71,11 @@ describe("quality λ", () => {
     await putDay("2026-11-29", 40, false); // a template change: teaser-only bodies, dates lost
     const broken = (await runtime.invoke("quality", { at: "2026-11-29T23:00:00.000Z" })) as QualityReport;
     expect(broken.findings.map((d) => d.metric).sort()).toEqual(["median_words", "valid_date_share"]);
+    // Each finding names the day's articles that show it best: the shortest bodies, the undated ones.
+    for (const f of broken.findings) {
+      expect(f.sample_urls).toHaveLength(5);
+      for (const u of f.sample_urls) expect(u).toMatch(/^https:\/\/bugle\.example\/2026-11-29\/story-\d+$/);
+    }
     const silent = (await runtime.invoke("quality", { at: "2026-12-01T23:00:00.000Z" })) as QualityReport;
     expect(silent.findings).toEqual([
       {
