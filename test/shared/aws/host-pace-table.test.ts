@@ -6,6 +6,7 @@ import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { HOST_LEASE_MS, HostPaceTable } from "../../../shared/aws/host-pace-table";
 import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
+import { pacedBy } from "../../../shared/fetch/request-pacing";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 const HOST = "news.example";
@@ -138,6 +139,19 @@ describe("HostPaceTable", () => {
       expect(await s.item()).toEqual(before);
       await a.done(HOST, null);
       expect((await s.item())?.busy_until).toBe(0);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("frees the host when the request is not sent after its wait (the caller's time ran out meanwhile)", async () => {
+    const s = await setup("unsent");
+    try {
+      const clock = virtualClock();
+      const pace = pacedBy(s.pacer(1000, clock), `https://${HOST}/story`, null, () => false);
+      expect(await pace.before(`https://${HOST}/story`)).toBe(false);
+      // Not left to its 35 s lease: the next request may go one interval from now.
+      expect(await s.item()).toMatchObject({ busy_until: 0, next_at: clock.now() + 1000 });
     } finally {
       s.close();
     }
