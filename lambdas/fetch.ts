@@ -31,7 +31,6 @@ import { fetchAttempt } from "../shared/crawl/fetch-attempt";
 import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
-import { pacingHost } from "../shared/fetch/request-pacing";
 import { type FetchMessage, fetchMessageSchema } from "../shared/records";
 import { articleIdFor } from "../shared/url/canonical-url";
 
@@ -128,8 +127,9 @@ export function createFetchHandler(env: Env) {
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
-    const host = pacingHost(msg.url);
-    if (host !== null) pacer.expectMore(host, more);
+    // The FIFO group is the page's pacing host (queue-sender.ts), as for `more` and the release below.
+    const group = record.attributes.MessageGroupId;
+    if (group !== undefined) pacer.expectMore(group, more);
     try {
       const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
       if (outcome.kind === "gave_up") {
