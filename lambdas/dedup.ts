@@ -7,6 +7,7 @@ import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
+import { clockFrom } from "../shared/config/clock";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { dedupMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
 import { clusterIdFor } from "../shared/dedup/clusterer";
@@ -23,6 +24,9 @@ export function createDedupHandler(env: Env) {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.dedup,
   };
+  const settings = crawlSettings(env);
+  // The stories' timestamps read the functions' clock; the buckets' TTL stays on the wall clock (storage time).
+  const clock = clockFrom(settings.STORYTRAIL_NOW);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
   const store = new DynamoDedupStore(
@@ -32,14 +36,17 @@ export function createDedupHandler(env: Env) {
       buckets: resource.table(env, "buckets"),
       clusters: resource.table(env, "clusters"),
     },
-    { bucketRetentionDays: crawlSettings(env).STORYTRAIL_LSH_RETENTION_DAYS },
+    { bucketRetentionDays: settings.STORYTRAIL_LSH_RETENTION_DAYS },
   );
 
   const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics) => {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
     const article = { ...msg, fingerprint };
-    const out = await addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES });
+    const out = await addArticleRetrying(store, article, {
+      attempts: CONFLICT_RETRIES,
+      now: () => clock().toISOString(),
+    });
     // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
     // rel=canonical moved it. `merged` only when the article merged stories.
     logger.info("clustered", {

@@ -9,6 +9,7 @@ import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
 import { makeSqsClient } from "../shared/aws/sqs-client";
+import { clockFrom } from "../shared/config/clock";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { discoverMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
 import { type DiscoverRunSummary, runDiscovery } from "../shared/crawl/discover-run";
@@ -30,6 +31,7 @@ export function createDiscoverHandler(env: Env) {
     serviceName: metricService.discover,
   });
   const settings = crawlSettings(env);
+  const clock = clockFrom(settings.STORYTRAIL_NOW);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
   const http = new HttpClient({
@@ -47,7 +49,7 @@ export function createDiscoverHandler(env: Env) {
   return async (event: DiscoverEvent, context?: Context): Promise<DiscoverRunSummary> => {
     if (context) logger.addContext(context);
     const sources = parseSources(event.sources);
-    const runId = event.run_id ?? new Date().toISOString().slice(0, 13);
+    const runId = event.run_id ?? clock().toISOString().slice(0, 13);
     const summary = await runDiscovery(sources, runId, {
       http,
       robots: new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, robotsPacer),
@@ -56,7 +58,7 @@ export function createDiscoverHandler(env: Env) {
       frontier,
       sourceState,
       fetchQueue,
-      now: () => new Date(),
+      now: clock,
       log: (msg, data) => logger.warn(msg, data),
       // Each source's time budget is cut from what is left of this invocation.
       ...(context ? { remainingMs: () => context.getRemainingTimeInMillis() } : {}),

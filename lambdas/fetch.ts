@@ -18,6 +18,7 @@ import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { followedInGroup, processFifoGroupsConcurrently } from "../shared/batch/fifo-groups-concurrently";
+import { clockFrom } from "../shared/config/clock";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import {
   fetchMetrics,
@@ -105,7 +106,7 @@ export function createFetchHandler(env: Env) {
     // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
     rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),
     dedupQueue: new DedupQueueSender(sqs, resource.queueUrl(env, "dedup")),
-    now: () => new Date(),
+    now: clockFrom(settings.STORYTRAIL_NOW),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
     // The container's scratch buffers for fingerprints (computed synchronously, one page at a time).

@@ -10,6 +10,8 @@ import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { DynamoQualityStore } from "../shared/aws/quality-store";
+import { clockFrom } from "../shared/config/clock";
+import { crawlSettings } from "../shared/config/crawl-settings";
 import { METRICS_NAMESPACE, metricService, qualityMetrics, SOURCE_DIMENSION } from "../shared/config/metrics";
 import { type QualityReport, runQuality } from "../shared/quality/quality-run";
 
@@ -27,6 +29,7 @@ export function createQualityHandler(env: Env) {
     articles: resource.table(env, "articles"),
     sources: resource.table(env, "sources"),
   });
+  const clock = clockFrom(crawlSettings(env).STORYTRAIL_NOW);
   const logger = functionLogger("storytrail-quality");
   const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
@@ -35,7 +38,7 @@ export function createQualityHandler(env: Env) {
 
   return async (event: QualityEvent = {}, context?: Context): Promise<QualityReport> => {
     if (context) logger.addContext(context);
-    const report = await runQuality(store, event.at ? new Date(event.at) : new Date());
+    const report = await runQuality(store, event.at ? new Date(event.at) : clock());
     // One document per source with its three figures (a singleMetric flushed at its first figure and
     // published the other two without the source).
     const metrics = new InvocationMetrics(metricsOptions);

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
 import type { Emulators } from "../../infra/local/emulators";
 import type { RunCounts } from "../../infra/local/runtime";
+import { clockFrom } from "../../shared/config/clock";
 import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
 import type { SourceRunSummary } from "../../shared/crawl/discover-run";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
@@ -189,7 +190,8 @@ async function crawl(opts: CrawlOptions): Promise<void> {
   try {
     let sources = sourcesFromFile;
     if (opts.demo) {
-      site = await startDemoSite({ port: demoPort });
+      // Dated by the functions' clock (STORYTRAIL_NOW or the wall clock), so it never ages out.
+      site = await startDemoSite({ port: demoPort, at: clockFrom(settings.STORYTRAIL_NOW)() });
       // The demo's URLs carry its port: on another port a second run would find every page new and
       // its counts would be wrong (the flake of a CLI test run twice at once). Refuse instead.
       const moved = site.outlets.filter((o) => new URL(o.origin).port !== String(demoPort));

@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { clockFrom } from "../../shared/config/clock";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
 
@@ -19,9 +20,10 @@ interface DemoOptions {
   json?: boolean;
 }
 
-/** The demo web's clock: the start of the current UTC day, so runs on one day serve the same lastmods. */
+/** The demo web's clock: `--at`, else the start of the clock's UTC day (STORYTRAIL_NOW or the wall
+ * clock's), so runs on one day serve the same lastmods. */
 function anchorOf(at: string | undefined): Date {
-  if (!at) return new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  if (!at) return new Date(`${clockFrom(process.env.STORYTRAIL_NOW)().toISOString().slice(0, 10)}T00:00:00Z`);
   const t = Date.parse(at);
   if (Number.isNaN(t) || !/(Z|[+-]\d\d:?\d\d)$/.test(at.trim()))
     throw new Error(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
@@ -59,6 +61,7 @@ function storyTable(stories: readonly StoryRow[]): string[] {
 
 async function demo(opts: DemoOptions): Promise<void> {
   const anchor = anchorOf(opts.at);
+  const clockStart = opts.at ? anchor.toISOString() : process.env.STORYTRAIL_NOW;
   const [
     { startDemoWeb },
     { startEmulators },
@@ -94,6 +97,8 @@ async function demo(opts: DemoOptions): Promise<void> {
         STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
         STORYTRAIL_MIN_HOST_DELAY_MS: "50",
         STORYTRAIL_RAW_SAMPLE_RATE: "1",
+        // The functions read the web's clock: with `--at` a day long past is still news to them.
+        ...(clockStart ? { STORYTRAIL_NOW: clockStart } : {}),
       },
     });
     const samplesDir = join(dataDir, "s3");

@@ -3,6 +3,9 @@
  * 127.0.0.1, 127.0.0.2 and 127.0.0.3 (distinct hosts, so distinct robots.txt and pacing), one wire
  * story syndicated by all three with small edits, one unrelated story, an AMP variant and a tracking
  * URL of the same article, a sitemap, an RSS feed and a news sitemap.
+ *
+ * Its articles are dated on the UTC day before the run's clock (`at`): within discovery's news window
+ * and never in the future, whatever the calendar says, so the crawl finds the same stories on any date.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +22,8 @@ export interface DemoSite {
   readonly sources: { sources: Record<string, unknown>[] };
   /** Canonical URLs of the articles the site holds, by story. */
   readonly expected: { wire: string[]; unrelated: string[] };
+  /** The UTC day (YYYY-MM-DD) its articles are dated on: the day before the clock's. */
+  readonly day: string;
   close(): Promise<void>;
 }
 
@@ -104,7 +109,11 @@ async function listenPreferring(host: string, port: number, handler: Parameters<
 export interface DemoSiteOptions {
   /** Port for every outlet (each on its own loopback address); 0 picks free ports. */
   readonly port?: number;
+  /** The run's clock (the functions' `now`); the articles are dated on the UTC day before it. */
+  readonly at?: Date;
 }
+
+const DAY_MS = 86_400_000;
 
 export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSite> {
   const hosts = ["127.0.0.1", "127.0.0.2", "127.0.0.3"] as const;
@@ -140,9 +149,15 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
   const robots = (sitemap?: string) =>
     `User-agent: *\nDisallow: /private/\n${sitemap ? `Sitemap: ${sitemap}\n` : ""}`;
 
+  const day = new Date(Math.floor((opts.at ?? new Date()).getTime() / DAY_MS) * DAY_MS - DAY_MS)
+    .toISOString()
+    .slice(0, 10);
+  const datePath = day.replaceAll("-", "/");
+  /** RSS's RFC 822 form of an instant on `day`. */
+  const rfc822 = (time: string) => new Date(`${day}T${time}Z`).toUTCString();
   const wire = {
     headline: "Dock workers end nine-day port strike after wage deal",
-    published: "2026-11-30T14:05:00Z",
+    published: `${day}T14:05:00Z`,
     section: "World",
   };
   const pagesA: PageSpec[] = [
@@ -156,16 +171,16 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
   ];
   const pagesB: PageSpec[] = [
     {
-      path: "/news/2026/11/30/port-strike",
+      path: `/news/${datePath}/port-strike`,
       ...wire,
       headline: `UPDATE: ${wire.headline}`,
-      published: "2026-11-30T15:20:00Z",
+      published: `${day}T15:20:00Z`,
       paragraphs: WIRE_PARAGRAPHS,
     },
     {
       path: "/city/river-trees-plan",
       headline: "Council backs plan to plant 12,000 trees along the river",
-      published: "2026-11-30T09:00:00Z",
+      published: `${day}T09:00:00Z`,
       section: "City",
       paragraphs: UNRELATED_PARAGRAPHS,
     },
@@ -174,7 +189,7 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
     {
       path: "/business/ports/strike-over",
       ...wire,
-      published: "2026-11-30T16:45:00+01:00",
+      published: `${day}T16:45:00+01:00`,
       section: "Business",
       paragraphs: [...WIRE_PARAGRAPHS, "Reporting by the Wire Service; editing by Coastal Times staff."],
     },
@@ -193,7 +208,7 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
       type: xml,
       body: `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-<url><loc>${a.origin}/world/port-strike-ends</loc><lastmod>2026-11-30T14:05:00Z</lastmod></url>
+<url><loc>${a.origin}/world/port-strike-ends</loc><lastmod>${wire.published}</lastmod></url>
 <url><loc>${a.origin}/world/port-strike-ends?utm_source=newsletter&amp;utm_medium=email</loc></url>
 <url><loc>${a.origin}/amp/world/port-strike-ends</loc></url>
 <url><loc>${a.origin}/private/draft</loc></url>
@@ -206,8 +221,8 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
       type: "application/rss+xml; charset=utf-8",
       body: `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Valley Courier</title><link>${b.origin}/</link>
-<item><title>UPDATE: ${wire.headline}</title><link>${b.origin}/news/2026/11/30/port-strike/?fbclid=abc123</link><pubDate>Mon, 30 Nov 2026 15:20:00 GMT</pubDate></item>
-<item><title>Council backs plan to plant 12,000 trees along the river</title><link>${b.origin}/city/river-trees-plan#comments</link><pubDate>Mon, 30 Nov 2026 09:00:00 GMT</pubDate></item>
+<item><title>UPDATE: ${wire.headline}</title><link>${b.origin}/news/${datePath}/port-strike/?fbclid=abc123</link><pubDate>${rfc822("15:20:00")}</pubDate></item>
+<item><title>Council backs plan to plant 12,000 trees along the river</title><link>${b.origin}/city/river-trees-plan#comments</link><pubDate>${rfc822("09:00:00")}</pubDate></item>
 </channel></rss>`,
     },
   });
@@ -219,7 +234,7 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
 <url><loc>${c.origin}/business/ports/strike-over</loc>
 <news:news><news:publication><news:name>Coastal Times</news:name><news:language>en</news:language></news:publication>
-<news:publication_date>2026-11-30T16:45:00+01:00</news:publication_date><news:title>${wire.headline}</news:title></news:news></url>
+<news:publication_date>${day}T16:45:00+01:00</news:publication_date><news:title>${wire.headline}</news:title></news:news></url>
 </urlset>`,
     },
   });
@@ -257,11 +272,12 @@ export async function startDemoSite(opts: DemoSiteOptions = {}): Promise<DemoSit
     expected: {
       wire: [
         `${a.origin}/world/port-strike-ends`,
-        `${b.origin}/news/2026/11/30/port-strike`,
+        `${b.origin}/news/${datePath}/port-strike`,
         `${c.origin}/business/ports/strike-over`,
       ],
       unrelated: [`${b.origin}/city/river-trees-plan`],
     },
+    day,
     close: async () => {
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
     },

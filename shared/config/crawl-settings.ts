@@ -29,6 +29,8 @@ export const crawlSettingsSchema = z.object({
     z.coerce.number().check(z.int(), z.gte(1)),
     DEFAULT_LSH_RETENTION_DAYS,
   ),
+  /** The clock's start for local runs, replays and tests (clock.ts); the wall clock when unset. */
+  STORYTRAIL_NOW: z.optional(z.iso.datetime({ offset: true })),
   STORYTRAIL_CANONICAL_PARTNERS: z.pipe(
     z._default(z.string(), ""),
     z.transform((s) =>

@@ -16,8 +16,13 @@ import { liveStories } from "../support/live-stories";
 import { uniquePrefix } from "../support/unique-prefix";
 import { type WarcRecordSpec, writeWarc } from "../support/warc-files";
 
-const SETTINGS = { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true", STORYTRAIL_MIN_HOST_DELAY_MS: "0" };
 const ARCHIVED_AT = "2026-12-01T09:00:00Z";
+/** The crawl runs on the archive's day (the functions' clock pinned), as the archive's crawler did. */
+const SETTINGS = {
+  STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+  STORYTRAIL_MIN_HOST_DELAY_MS: "0",
+  STORYTRAIL_NOW: ARCHIVED_AT,
+};
 
 async function start(label: string): Promise<LocalRuntime> {
   return LocalRuntime.start({
@@ -52,7 +57,7 @@ describe("storytrail import", () => {
   const runtimes: LocalRuntime[] = [];
 
   beforeAll(async () => {
-    site = await startDemoSite();
+    site = await startDemoSite({ at: new Date(ARCHIVED_AT) });
     crawled = await start("crawl");
     await crawled.discover({ sources: site.sources, run_id: "run-1" });
     await crawled.drain();

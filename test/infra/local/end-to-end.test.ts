@@ -14,18 +14,28 @@ import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records
 import { articleIdFor } from "../../../shared/url/canonical-url";
 import { uniquePrefix } from "../../support/unique-prefix";
 
-describe("local runtime, end to end on a loopback news site", () => {
+/**
+ * The functions' clock is pinned (STORYTRAIL_NOW) and the site dated by it, so nothing here reads the
+ * calendar: once at a fixed instant of 2026, and once years ahead, where the same stories must come out.
+ */
+const CLOCKS = ["2026-12-01T06:00:00Z", "2031-07-15T23:30:00Z"] as const;
+
+describe.each(CLOCKS)("local runtime, end to end on a loopback news site, clock at %s", (now) => {
   let site: DemoSite;
   let runtime: LocalRuntime;
   let subscription: StreamSubscription;
   const streamed: ClusterRecord[] = [];
 
   beforeAll(async () => {
-    site = await startDemoSite();
+    site = await startDemoSite({ at: new Date(now) });
     runtime = await LocalRuntime.start({
       endpoints: inject("endpoints"),
       prefix: uniquePrefix("e2e"),
-      settings: { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true", STORYTRAIL_MIN_HOST_DELAY_MS: "0" },
+      settings: {
+        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+        STORYTRAIL_MIN_HOST_DELAY_MS: "0",
+        STORYTRAIL_NOW: now,
+      },
     });
     subscription = await runtime.subscribeClusters(async (event) => {
       for (const r of event.Records) {
@@ -52,11 +62,12 @@ describe("local runtime, end to end on a loopback news site", () => {
     expect(harbor?.url_variants).toContain(`${site.outlets[0]?.origin}/amp/world/port-strike-ends`);
     expect(harbor?.headline).toBe("Dock workers end nine-day port strike after wage deal");
     const instant = (s: string | null | undefined) => (s ? new Date(s).toISOString() : s);
-    expect(instant(harbor?.published_at)).toBe("2026-11-30T14:05:00.000Z");
+    expect(site.day).toBe(new Date(Date.parse(now) - 86_400_000).toISOString().slice(0, 10));
+    expect(instant(harbor?.published_at)).toBe(`${site.day}T14:05:00.000Z`);
     expect(harbor?.body).toContain("Dock workers at the country's three largest container ports");
     expect(harbor?.body).not.toContain("All rights reserved");
     const coastal = articles.find((a) => a.url === site.expected.wire[2]);
-    expect(instant(coastal?.published_at)).toBe("2026-11-30T15:45:00.000Z");
+    expect(instant(coastal?.published_at)).toBe(`${site.day}T15:45:00.000Z`);
   });
 
   it("groups the syndicated story into one cluster listing every outlet and URL, and keeps the other apart", async () => {
@@ -73,7 +84,7 @@ describe("local runtime, end to end on a loopback news site", () => {
     const summary = live.find((s) => s.cluster_id === wireId);
     expect(summary).toMatchObject({ article_count: 3, outlet_count: 3 });
     expect(summary?.record_type === "summary" && Date.parse(summary.first_published_at ?? "")).toBe(
-      Date.parse("2026-11-30T14:05:00Z"),
+      Date.parse(`${site.day}T14:05:00Z`),
     );
     expect(summary?.record_type === "summary" && summary.canonical_article_id).toBe(
       articleIdFor(site.expected.wire[0]!),
