@@ -14,10 +14,13 @@ import * as z from "zod/mini";
 import { crawlSettings, crawlSettingsSchema } from "../shared/config/crawl-settings";
 import { backfillSettingsSchema, DEFAULT_BACKFILL } from "./backfill-settings";
 
-/** Opens loopback and private addresses: for local runs against test sites, never for a deployment. */
-const LOCAL_ONLY = "STORYTRAIL_ALLOW_PRIVATE_ADDRESSES";
+/** Settings for local runs against test sites, never for a deployment: one opens loopback and private
+ * addresses, the other moves the functions' clock off the wall clock (clock.ts). */
+const LOCAL_ONLY: readonly string[] = ["STORYTRAIL_ALLOW_PRIVATE_ADDRESSES", "STORYTRAIL_NOW"];
 
-export const DEPLOYABLE_SETTINGS = Object.keys(crawlSettingsSchema.shape).filter((k) => k !== LOCAL_ONLY);
+export const DEPLOYABLE_SETTINGS = Object.keys(crawlSettingsSchema.shape).filter(
+  (k) => !LOCAL_ONLY.includes(k),
+);
 
 /** The deployment's own options: lower-case keys of the settings file. */
 export const opsOptionsSchema = z.object({
@@ -91,10 +94,8 @@ export function deploySettings(raw: unknown, origin = "settings"): DeploySetting
       capacityRaw[key] = value;
       continue;
     }
-    if (key === LOCAL_ONLY)
-      throw new Error(
-        `${origin}: ${LOCAL_ONLY} is for local runs against test sites, never for a deployment`,
-      );
+    if (LOCAL_ONLY.includes(key))
+      throw new Error(`${origin}: ${key} is for local runs against test sites, never for a deployment`);
     if (!DEPLOYABLE_SETTINGS.includes(key))
       throw new Error(
         `${origin}: unknown setting ${key} (known: ${[...DEPLOYABLE_SETTINGS, ...OPS_KEYS, ...CAPACITY_KEYS].join(", ")})`,

@@ -11,7 +11,7 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeReport } from "../../cli/commands/report";
 import type { ReportData } from "../../shared/report/report-data";
-import { crawlDemoWeb, type DemoWebCrawl } from "../support/demo-web-crawl";
+import { crawlDemoWeb, type DemoWebCrawl, TEST_NOW } from "../support/demo-web-crawl";
 
 const CHROMIUM = process.env.STORYTRAIL_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -26,7 +26,7 @@ describe("storytrail report in a headless browser", () => {
     if (!existsSync(CHROMIUM))
       throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set STORYTRAIL_CHROMIUM)`);
     run = await crawlDemoWeb("report");
-    ({ data } = await writeReport(run.source, file, new Date("2026-12-02T12:00:00Z")));
+    ({ data } = await writeReport(run.source, file, new Date(TEST_NOW)));
     // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   });

@@ -40,6 +40,9 @@ describe("deploySettings", () => {
     expect(() => deploySettings({ STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" })).toThrow(
       /for local runs against test sites, never for a deployment/,
     );
+    expect(() => deploySettings({ STORYTRAIL_NOW: "2031-01-01T00:00:00Z" })).toThrow(
+      /STORYTRAIL_NOW is for local runs against test sites, never for a deployment/,
+    );
     expect(() => deploySettings({ STORYTRAIL_HOST_DELAY: 5 })).toThrow(
       /unknown setting STORYTRAIL_HOST_DELAY/,
     );

@@ -5,10 +5,12 @@ import { LocalRuntime } from "../../infra/local/runtime";
 import { DynamoDatasetReader } from "../../shared/aws/dataset-reader";
 import { uniquePrefix } from "./unique-prefix";
 
-/** The demo web's clock in tests: an hour ago, whole hour (the news sitemap drops items over 3 days old). */
-export function testAnchor(): Date {
-  return new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
-}
+/** The demo web's clock in tests, fixed: the functions' clock is pinned an hour after it
+ * (STORYTRAIL_NOW), so the news sitemap's 3-day window and the report's day never meet the calendar. */
+export const TEST_ANCHOR = "2026-12-02T11:00:00Z";
+
+/** The functions' clock for a crawl of the demo web in tests. */
+export const TEST_NOW = "2026-12-02T12:00:00Z";
 
 export interface DemoWebCrawl {
   readonly web: DemoWeb;
@@ -18,11 +20,15 @@ export interface DemoWebCrawl {
 }
 
 export async function crawlDemoWeb(label: string): Promise<DemoWebCrawl> {
-  const web = await startDemoWeb({ anchor: testAnchor() });
+  const web = await startDemoWeb({ anchor: new Date(TEST_ANCHOR) });
   const runtime = await LocalRuntime.start({
     endpoints: inject("endpoints"),
     prefix: uniquePrefix(label),
-    settings: { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true", STORYTRAIL_MIN_HOST_DELAY_MS: "0" },
+    settings: {
+      STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+      STORYTRAIL_MIN_HOST_DELAY_MS: "0",
+      STORYTRAIL_NOW: TEST_NOW,
+    },
   });
   await runtime.discover({ sources: web.sources, run_id: "demo-web-1" });
   await runtime.drain();

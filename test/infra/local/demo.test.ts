@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StoryRow } from "../../../shared/export/dataset";
-import { testAnchor } from "../../support/demo-web-crawl";
+import { TEST_ANCHOR } from "../../support/demo-web-crawl";
 
 const repo = resolve(import.meta.dirname, "../../..");
 
@@ -28,15 +28,7 @@ function freePort(): Promise<number> {
 describe("storytrail demo", () => {
   it("crawls ten hosts, prints the multi-outlet stories with their delays, writes the report; a second run finds nothing new", async () => {
     const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-web-"));
-    const args = [
-      "demo",
-      "--data-dir",
-      dir,
-      "--port",
-      String(await freePort()),
-      "--at",
-      testAnchor().toISOString(),
-    ];
+    const args = ["demo", "--data-dir", dir, "--port", String(await freePort()), "--at", TEST_ANCHOR];
     const demo = (extra: string[]) =>
       spawnSync(process.execPath, [join(repo, "bin/storytrail.js"), ...args, ...extra], {
         cwd: repo,
