@@ -220,11 +220,11 @@ export async function discoverSource(
     try {
       url = new URL(raw.trim(), base).href;
       key = canonicalUrl(url);
-    } catch {
+    } catch (err) {
       problems.push({
         url: raw.slice(0, 2000),
         reason: "invalid_url",
-        detail: "sitemap location is not a URL",
+        detail: `sitemap location: ${err instanceof InvalidUrlError ? err.message : "not a URL"}`,
       });
       return;
     }

@@ -27,6 +27,15 @@ let http: HttpClient;
 let other: (path: string) => string;
 
 const xml = (body: string) => send("application/xml", body);
+/** Links whose scheme is wrong before their host is: on another host, and on no host at all. */
+const OTHER_SCHEMES = [
+  "ftp://third-party.example/story",
+  "file:///etc/passwd",
+  "mailto:desk@third-party.example",
+  "javascript:alert(1)",
+  "data:text/html,hello",
+  "gopher://third-party.example/1",
+];
 const index = (locs: string[]) =>
   `<sitemapindex ${SITEMAP_NS}>${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join("")}</sitemapindex>`;
 
@@ -55,6 +64,18 @@ beforeAll(async () => {
       `<rss version="2.0"><channel><item><link>${own("/feed/own")}</link></item><item><link>${other("/feed/elsewhere")}</link></item></channel></rss>`,
     ),
   );
+  site.route(
+    "/schemes.xml",
+    xml(urlset([own("/own/1"), ...OTHER_SCHEMES, "https://third-party.example/their-story"])),
+  );
+  site.route(
+    "/feed-schemes.xml",
+    send(
+      "application/rss+xml",
+      `<rss version="2.0"><channel>${[own("/feed/own"), ...OTHER_SCHEMES].map((l) => `<item><link>${l.replace(/&/g, "&amp;")}</link></item>`).join("")}</channel></rss>`,
+    ),
+  );
+  site.route("/index-schemes.xml", xml(index([own("/leaf.xml"), "ftp://third-party.example/sitemap.xml"])));
   site.route(
     "/text-sitemap.txt.gz",
     send("application/x-gzip", zlib.gzipSync(`${own("/text/1")}\nnot a url at all\n\n${own("/text/2")}\n`)),
@@ -129,6 +150,46 @@ describe("same-host entries", () => {
     const allowed = await run({ feeds: [site.url("/feed-mixed.xml")], allowed_hosts: ["localhost"] });
     expect(allowed.urls).toHaveLength(2);
     expect(allowed.problems).toEqual([]);
+  });
+});
+
+describe("the scheme is judged before the host", () => {
+  const schemeProblems = (problems: { reason: string; detail: string }[]) =>
+    problems.filter((p) => p.reason === "invalid_url").map((p) => p.detail);
+
+  it("a sitemap's non-http(s) links are invalid_url, on another host or none; off_host is for http(s) only", async () => {
+    const { urls, problems } = await run({ sitemaps: [site.url("/schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/own/1")]);
+    expect(schemeProblems(problems)).toEqual([
+      expect.stringContaining("scheme ftp is not http(s)"),
+      expect.stringContaining("scheme file is not http(s)"),
+      expect.stringContaining("scheme mailto is not http(s)"),
+      expect.stringContaining("scheme javascript is not http(s)"),
+      expect.stringContaining("scheme data is not http(s)"),
+      expect.stringContaining("scheme gopher is not http(s)"),
+    ]);
+    expect(problems.filter((p) => p.reason === "off_host")).toEqual([
+      expect.objectContaining({ detail: expect.stringMatching(/^1 entry .*\(third-party\.example\)$/) }),
+    ]);
+  });
+
+  it("a feed's non-http(s) links are invalid_url, not off_host", async () => {
+    const { urls, problems } = await run({ feeds: [site.url("/feed-schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/feed/own")]);
+    expect(problems.map((p) => p.reason)).toEqual(Array(OTHER_SCHEMES.length).fill("invalid_url"));
+    expect(problems.map((p) => p.url)).toEqual(OTHER_SCHEMES);
+  });
+
+  it("an index's ftp child sitemap is invalid_url and not fetched", async () => {
+    const { urls, problems } = await run({ sitemaps: [site.url("/index-schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/leaf/story")]);
+    expect(problems).toEqual([
+      {
+        url: "ftp://third-party.example/sitemap.xml",
+        reason: "invalid_url",
+        detail: `sitemap location: invalid URL "ftp://third-party.example/sitemap.xml": scheme ftp is not http(s)`,
+      },
+    ]);
   });
 });
 
