@@ -75,6 +75,34 @@ beforeAll(async () => {
       `<rss version="2.0"><channel>${[own("/feed/own"), ...OTHER_SCHEMES].map((l) => `<item><link>${l.replace(/&/g, "&amp;")}</link></item>`).join("")}</channel></rss>`,
     ),
   );
+  const utf16 = (text: string) => Buffer.from(text, "utf16le"); // no BOM: appendix F's 3C 00 3F 00
+  site.route(
+    "/feed-utf16.xml",
+    send(
+      "application/rss+xml",
+      utf16(
+        `<?xml version="1.0" encoding="utf-16"?><rss version="2.0"><channel><item><title>Été</title><link>wide/1</link></item></channel></rss>`,
+      ),
+      { "content-location": "/located/" },
+    ),
+  );
+  site.route(
+    "/feed-utf16-big.xml",
+    send(
+      "application/rss+xml",
+      utf16(
+        `<rss version="2.0"><channel><item><link>${own("/big/1")}</link></item>${" ".repeat(6_000)}</channel></rss>`,
+      ),
+    ),
+  );
+  site.route(
+    "/feed-located-elsewhere.xml",
+    send(
+      "application/atom+xml",
+      `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="sub/"><entry><link href="x"/></entry><entry xml:base="/e/"><link xml:base="l/" href="y"/></entry></feed>`,
+      { "content-location": "file:///etc/" },
+    ),
+  );
   site.route("/index-schemes.xml", xml(index([own("/leaf.xml"), "ftp://third-party.example/sitemap.xml"])));
   site.route(
     "/text-sitemap.txt.gz",
@@ -190,6 +218,33 @@ describe("the scheme is judged before the host", () => {
         detail: `sitemap location: invalid URL "ftp://third-party.example/sitemap.xml": scheme ftp is not http(s)`,
       },
     ]);
+  });
+});
+
+describe("feeds in UTF-16, and their base URI", () => {
+  it("a UTF-16 feed without a BOM is read, its relative links resolved against Content-Location", async () => {
+    const { urls, problems } = await run({ feeds: [site.url("/feed-utf16.xml")] });
+    expect(problems).toEqual([]);
+    expect(urls.map((u) => [u.url, u.title])).toEqual([[site.url("/located/wide/1"), "Été"]]);
+  });
+
+  it("a UTF-16 feed's bytes are counted against maxDocumentBytes before decoding", async () => {
+    // ~6,100 characters in ~12,200 bytes: refused at a 10,000-byte cap, though its text would fit.
+    const { urls, problems } = await run(
+      { feeds: [site.url("/feed-utf16-big.xml")] },
+      { maxDocumentBytes: 10_000 },
+    );
+    expect(urls).toEqual([]);
+    expect(problems).toEqual([
+      expect.objectContaining({ url: site.url("/feed-utf16-big.xml"), reason: "too_large" }),
+    ]);
+    const roomy = await run({ feeds: [site.url("/feed-utf16-big.xml")] }, { maxDocumentBytes: 20_000 });
+    expect(roomy.urls.map((u) => u.url)).toEqual([site.url("/big/1")]);
+  });
+
+  it("xml:base nests (feed, entry, link); a Content-Location that is not http(s) is not a base", async () => {
+    const { urls } = await run({ feeds: [site.url("/feed-located-elsewhere.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/sub/x"), site.url("/e/l/y")]);
   });
 });
 
