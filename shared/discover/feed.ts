@@ -3,8 +3,8 @@
  * text or bytes fetched through HttpClient (bytes are decoded per XML 1.0 appendix F: xml-encoding.ts).
  * Relative links resolve as XML Base says: against the nearest xml:base (on the root, channel, entry
  * and link elements, each relative to its parent's), then the response's Content-Location, then the
- * feed URL. An Atom entry without a link uses its <id> when that is an http(s) URL (RFC 4287 ids are
- * often the entry's permalink; feedparser does the same).
+ * feed URL. An Atom entry without a link uses its <id> when that is an absolute http(s) URL (RFC 4287
+ * ids are often the entry's permalink; feedparser does the same, with any id).
  */
 import { decodeHTML } from "entities";
 import { type HintDate, parseHintDate } from "./hint-date";
@@ -100,10 +100,10 @@ function atomLink(entry: Entry, base: string): string | null {
     fallback ??= url;
   }
   if (fallback) return fallback;
-  // No link: the entry's id, when it is (or resolves to) an http(s) URL; urn:uuid:, tag: … are not pages.
-  const id = child(entry, "id");
-  const url = id ? resolve(textOf(id), baseOf(id.attrs, base)) : null;
-  return isHttp(url) ? url : null;
+  // No link: the entry's id when it is an http(s) URL. urn:uuid:, tag: … are not pages, and a relative
+  // id is not an IRI at all (RFC 4287 §4.2.6), so it is not resolved into one.
+  const id = textOf(child(entry, "id"));
+  return id && /^https?:\/\//i.test(id) ? resolve(id, base) : null;
 }
 
 /** Text of a title-like element: Atom type="html" (and RSS titles that hold markup) are HTML to flatten. */

@@ -62,6 +62,16 @@ const feedparserLinks = JSON.parse(readFileSync(path.join(CORPUS, "links.json"),
   string[] | { error: string }
 >;
 
+/** Where we differ from feedparser on purpose (the rule, not the file, is what differs). */
+const ON_PURPOSE: Record<string, string> = {
+  "wellformed/base/http_entry_id_base_content_location.xml":
+    "a relative Atom id is not an IRI (RFC 4287 §4.2.6): no link",
+  "wellformed/base/http_entry_id_base_docuri.xml":
+    "a relative Atom id is not an IRI (RFC 4287 §4.2.6): no link",
+  "wellformed/node_precedence/atom10_id.xml":
+    "an id of 'Correct Value' is no URL; feedparser resolves it into one",
+};
+
 interface Case {
   file: string;
   ours: string[];
@@ -87,7 +97,7 @@ describe("feed entry links against feedparser's corpus", () => {
     expect(Object.keys(feedparserLinks).sort()).toEqual(cases.map((c) => c.file));
   });
 
-  it("agree on ≥ 90 % of the files", () => {
+  it("agree on ≥ 90 % of the files, and on every file but the named differences", () => {
     const differ = cases.filter((c) => JSON.stringify(c.ours) !== JSON.stringify(c.reference));
     const agree = cases.length - differ.length;
     console.log(
@@ -99,18 +109,17 @@ describe("feed entry links against feedparser's corpus", () => {
           .join(""),
     );
     expect(agree / cases.length).toBeGreaterThanOrEqual(0.9);
+    expect(differ.map((c) => c.file)).toEqual(Object.keys(ON_PURPOSE).sort());
+    for (const file of Object.keys(ON_PURPOSE)) expect(cases.find((c) => c.file === file)?.ours).toEqual([]);
   });
 
-  it("resolves relative links against Content-Location, else the document URI, and uses an http(s) Atom id", () => {
+  it("resolves relative links against Content-Location, else the document URI; uses an absolute http(s) Atom id", () => {
     const byFile = Object.fromEntries(cases.map((c) => [c.file, c.ours]));
     expect(byFile["wellformed/base/http_entry_link_base_content_location.xml"]).toEqual([
       "http://example.com/relative/link",
     ]);
     expect(byFile["wellformed/base/http_entry_link_base_docuri.xml"]).toEqual([
       "http://127.0.0.1:8097/relative/link",
-    ]);
-    expect(byFile["wellformed/base/http_entry_id_base_content_location.xml"]).toEqual([
-      "http://example.com/relative/link",
     ]);
     expect(byFile["wellformed/atom10/entry_id_map_guid.xml"]).toEqual(["http://example.com/"]);
     expect(byFile["wellformed/atom10/entry_id_no_link_enclosures.xml"]).toEqual([]); // urn:uuid:1
