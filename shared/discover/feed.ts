@@ -45,11 +45,15 @@ function resolve(href: string | null, base: string): string | null {
  */
 const MAX_BASE_CHARS = 8_192;
 
-/** The base an element's xml:base (attribute `base`, lower-cased local name) makes of its parent's. */
-function baseOf(attrs: Readonly<Record<string, string>>, parent: string): string {
+/**
+ * The base an element's xml:base (attribute `base`, lower-cased local name) makes of its parent's;
+ * `tooLong` hears of a base ignored for its length.
+ */
+function baseOf(attrs: Readonly<Record<string, string>>, parent: string, tooLong?: () => void): string {
   const own = attrs.base;
   if (!own) return parent;
   const url = resolve(own, parent);
+  if (url && url.length > MAX_BASE_CHARS) tooLong?.();
   return url && url.length <= MAX_BASE_CHARS ? url : parent;
 }
 
@@ -211,12 +215,13 @@ function parseXmlFeed(body: string, docBase: string, maxItems: number): ParsedFe
   let language: string | null = null;
   // The base URI at each open depth outside entries (bases[d] for the open element at depth d).
   const bases: string[] = [];
+  let longBases = 0;
   const items: FeedItem[] = [];
   let kind: ParsedFeed["kind"] | undefined;
   const read = readXml(body, {
     capture: (name, parents, attrs) => {
       const depth = parents.length;
-      bases[depth] = baseOf(attrs, depth === 0 ? docBase : bases[depth - 1]!);
+      bases[depth] = baseOf(attrs, depth === 0 ? docBase : bases[depth - 1]!, () => longBases++);
       if (depth === 0) {
         kind = ROOTS[name];
         // Atom's xml:lang on <feed> applies to every entry.
@@ -247,7 +252,9 @@ function parseXmlFeed(body: string, docBase: string, maxItems: number): ParsedFe
   if (!kind || !read.root) {
     throw new XmlError(`not a feed: root element <${read.root?.name ?? "none"}>`);
   }
-  return { kind, title, language, items, skipped: read.skipped, damage: read.damage };
+  const damage = read.damage;
+  if (longBases > 0) damage.push(`xml:base longer than ${MAX_BASE_CHARS} characters ignored (×${longBases})`);
+  return { kind, title, language, items, skipped: read.skipped, damage };
 }
 
 /**
