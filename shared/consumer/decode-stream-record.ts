@@ -19,7 +19,8 @@ import {
   clusterSummarySchema,
   READ_RECORD_VERSIONS,
 } from "../records";
-import { unmarshallImage } from "./unmarshall-image";
+import { StreamRecordError, type StreamRecordErrorCode } from "./stream-record-error";
+import { AttributeValueError, unmarshallImage } from "./unmarshall-image";
 
 /** The parts of a DynamoDB stream record the decoder reads (aws-lambda's DynamoDBRecord fits). */
 export interface ClusterStreamRecord {
@@ -96,13 +97,6 @@ export type ClusterStreamEvent = StreamPosition &
 
 export type ClusterStreamEventType = ClusterStreamEvent["type"];
 
-export class StreamRecordError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StreamRecordError";
-  }
-}
-
 type Kind = "summary" | "member" | "outlet";
 
 const schemas = {
@@ -118,8 +112,26 @@ function kindOf(item: string): Kind | null {
   return null;
 }
 
+function eventIdOf(record: ClusterStreamRecord): string | null {
+  return typeof record.eventID === "string" ? record.eventID : null;
+}
+
 function describe(record: ClusterStreamRecord): string {
-  return `stream record ${record.eventID ?? "(no eventID)"} ${record.eventName ?? "(no eventName)"}`;
+  const name = typeof record.eventName === "string" ? record.eventName : "(no eventName)";
+  return `stream record ${eventIdOf(record) ?? "(no eventID)"} ${name}`;
+}
+
+function fail(
+  record: ClusterStreamRecord,
+  code: StreamRecordErrorCode,
+  field: string | null,
+  problem: string,
+): StreamRecordError {
+  return new StreamRecordError(`${describe(record)}: ${problem}`, {
+    code,
+    field,
+    eventID: eventIdOf(record),
+  });
 }
 
 function image<K extends Kind>(
@@ -128,22 +140,39 @@ function image<K extends Kind>(
   which: "NewImage" | "OldImage",
 ): z.infer<(typeof schemas)[K]> | null {
   const raw = record.dynamodb?.[which];
-  if (!raw) return null;
+  if (raw === undefined || raw === null) return null;
+  const at = `dynamodb.${which}`;
   let plain: Record<string, unknown>;
   try {
     plain = unmarshallImage(raw);
   } catch (err) {
-    throw new StreamRecordError(`${describe(record)}: ${which}: ${(err as Error).message}`);
+    const path = err instanceof AttributeValueError && err.path !== "(image)" ? `${at}.${err.path}` : at;
+    throw fail(record, "bad_field", path, `${which}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  const reads = `this decoder reads ${READ_RECORD_VERSIONS.join(", ")} (see the README's "Records for consumers")`;
+  if (!Object.hasOwn(plain, "record_version"))
+    throw fail(
+      record,
+      "missing_version",
+      `${at}.record_version`,
+      `${which}: record_version is missing; ${reads}`,
+    );
   if (!(READ_RECORD_VERSIONS as readonly unknown[]).includes(plain.record_version))
-    throw new StreamRecordError(
-      `${describe(record)}: ${which} has record_version ${String(plain.record_version)}, this decoder reads ${READ_RECORD_VERSIONS.join(", ")} (see the README's "Records for consumers")`,
+    throw fail(
+      record,
+      "unknown_version",
+      `${at}.record_version`,
+      `${which} has record_version ${JSON.stringify(plain.record_version) ?? String(plain.record_version)}, ${reads}`,
     );
   const parsed = schemas[kind].safeParse(plain);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(item)"}: ${i.message}`);
-    throw new StreamRecordError(
-      `${describe(record)}: ${which} is not a ${kind} record: ${issues.join("; ")}`,
+    const first = parsed.error.issues[0]?.path.join(".");
+    throw fail(
+      record,
+      "bad_field",
+      first ? `${at}.${first}` : at,
+      `${which} is not a ${kind} record: ${issues.join("; ")}`,
     );
   }
   return parsed.data as z.infer<(typeof schemas)[K]>;
@@ -154,12 +183,13 @@ function keys(record: ClusterStreamRecord): { cluster_id: string; item: string }
   const from = d?.Keys ?? d?.NewImage ?? d?.OldImage;
   let plain: Record<string, unknown> = {};
   try {
-    if (from) plain = unmarshallImage({ cluster_id: from.cluster_id, item: from.item });
+    if (from && typeof from === "object")
+      plain = unmarshallImage({ cluster_id: from.cluster_id, item: from.item });
   } catch {
     plain = {};
   }
   if (typeof plain.cluster_id !== "string" || typeof plain.item !== "string")
-    throw new StreamRecordError(`${describe(record)}: no cluster_id and item in its Keys`);
+    throw fail(record, "not_a_record", "dynamodb.Keys", "no cluster_id and item in its Keys");
   return { cluster_id: plain.cluster_id, item: plain.item };
 }
 
@@ -174,7 +204,7 @@ function decodeSummary(record: ClusterStreamRecord, name: string) {
   if (name === "REMOVE") return { type: "story_removed", previous } as const;
   const story = image(record, "summary", "NewImage");
   if (!story)
-    throw new StreamRecordError(`${describe(record)}: no NewImage (the stream must show new images)`);
+    throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
   if (story.merged_into) return { type: "story_merged", into: story.merged_into, story, previous } as const;
   if (name === "INSERT") return { type: "story_created", story } as const;
   return { type: grew(story, previous) ? "story_grew" : "story_updated", story, previous } as const;
@@ -186,7 +216,7 @@ function decodeMember(record: ClusterStreamRecord, name: string, item: string) {
     return { type: "member_removed", article_id: item.slice("member#".length), previous } as const;
   const member = image(record, "member", "NewImage");
   if (!member)
-    throw new StreamRecordError(`${describe(record)}: no NewImage (the stream must show new images)`);
+    throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
   if (member.moved_from && member.moved_from !== previous?.moved_from)
     return { type: "member_moved", from: member.moved_from, member } as const;
   if (name === "INSERT") return { type: "member_added", member } as const;
@@ -199,21 +229,33 @@ function decodeOutlet(record: ClusterStreamRecord, name: string, item: string) {
     return { type: "outlet_removed", source_id: item.slice("outlet#".length), previous } as const;
   const outlet = image(record, "outlet", "NewImage");
   if (!outlet)
-    throw new StreamRecordError(`${describe(record)}: no NewImage (the stream must show new images)`);
+    throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
   if (name === "INSERT") return { type: "outlet_added", outlet } as const;
   return { type: "outlet_updated", outlet, previous } as const;
 }
 
-/** Decodes one stream record of the Clusters table. Throws StreamRecordError when it cannot. */
+/**
+ * Decodes one stream record of the Clusters table. Throws StreamRecordError (with a `code`) for any
+ * input it cannot decode, whatever its type: the parameter is typed for callers, not trusted.
+ */
 export function decodeClusterStreamRecord(record: ClusterStreamRecord): ClusterStreamEvent {
+  const input: unknown = record;
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    throw new StreamRecordError(
+      `not a stream record: ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}`,
+      { code: "not_a_record" },
+    );
+  const d: unknown = record.dynamodb;
+  if (typeof d !== "object" || d === null || Array.isArray(d))
+    throw fail(record, "not_a_record", "dynamodb", "no dynamodb object");
   const name = record.eventName;
   if (name !== "INSERT" && name !== "MODIFY" && name !== "REMOVE")
-    throw new StreamRecordError(`${describe(record)}: eventName must be INSERT, MODIFY or REMOVE`);
+    throw fail(record, "not_a_record", "eventName", "eventName must be INSERT, MODIFY or REMOVE");
   const { cluster_id, item } = keys(record);
   const position: StreamPosition = {
     cluster_id,
-    sequence: record.dynamodb?.SequenceNumber ?? null,
-    event_id: record.eventID ?? null,
+    sequence: typeof record.dynamodb?.SequenceNumber === "string" ? record.dynamodb.SequenceNumber : null,
+    event_id: eventIdOf(record),
   };
   const kind = kindOf(item);
   if (kind === "summary") return { ...position, ...decodeSummary(record, name) };
@@ -241,7 +283,8 @@ export const clusterStreamRecordSchema = z.pipe(
     try {
       return decodeClusterStreamRecord(record);
     } catch (err) {
-      ctx.issues.push({ code: "custom", message: (err as Error).message, input: record });
+      const params = err instanceof StreamRecordError ? { code: err.code, field: err.field } : undefined;
+      ctx.issues.push({ code: "custom", message: (err as Error).message, input: record, params });
       return z.NEVER;
     }
   }),

@@ -15,6 +15,7 @@ import { HostScope, OffScopeTally } from "./host-scope";
 import type { RobotsCache } from "./robots";
 import { parseSitemap, type SitemapUrl } from "./sitemap";
 import type { Source } from "./sources";
+import { wideXmlEncoding } from "./xml-encoding";
 
 export interface DiscoveredUrl {
   url: string /* canonical */;
@@ -178,10 +179,15 @@ export async function discoverSource(
     if (offDetail) problems.push({ url, reason: "off_host", detail: offDetail });
   };
 
-  const addFeedItems = (feedUrl: string, text: string): boolean => {
+  const addFeedItems = (res: FetchSuccess): boolean => {
+    const feedUrl = res.finalUrl;
     let feed: ReturnType<typeof parseFeed>;
     try {
-      feed = parseFeed(text, feedUrl, { maxItems: limits.maxFeedItems });
+      // UTF-16/32 bodies are decoded from their bytes (fetch's text reads them as UTF-8 without a BOM).
+      feed = parseFeed(wideXmlEncoding(res.bytes) ? res.bytes : res.text, feedUrl, {
+        maxItems: limits.maxFeedItems,
+        contentLocation: res.headers["content-location"] ?? null,
+      });
     } catch {
       return false;
     }
@@ -220,11 +226,11 @@ export async function discoverSource(
     try {
       url = new URL(raw.trim(), base).href;
       key = canonicalUrl(url);
-    } catch {
+    } catch (err) {
       problems.push({
         url: raw.slice(0, 2000),
         reason: "invalid_url",
-        detail: "sitemap location is not a URL",
+        detail: `sitemap location: ${err instanceof InvalidUrlError ? err.message : "not a URL"}`,
       });
       return;
     }
@@ -239,7 +245,7 @@ export async function discoverSource(
   for (const feedUrl of source.feeds) {
     const res = await fetchDocument(feedUrl);
     if (!res) continue;
-    if (addFeedItems(res.finalUrl, res.text)) continue;
+    if (addFeedItems(res)) continue;
     try {
       parseSitemap(res.text, { onUrl: () => "stop" }); // only asks whether it is one
       enqueue(feedUrl, source.homepage, 0);
@@ -291,7 +297,7 @@ export async function discoverSource(
       parsed = parseSitemap(res.text, { onUrl });
     } catch (err) {
       // Sitemaps may be RSS or Atom feeds (sitemaps.org); try that before giving up.
-      if (!addFeedItems(res.finalUrl, res.text)) {
+      if (!addFeedItems(res)) {
         problems.push({
           url: next.url,
           reason: "parse_error",

@@ -1,10 +1,15 @@
 /**
- * Feeds: RSS 2.0 (and 0.9x), Atom 1.0, RSS 1.0 (RDF) and JSON Feed 1.x. Parsing only, on text fetched
- * through HttpClient. Links are resolved against xml:base or the feed URL.
+ * Feeds: RSS 2.0 (and 0.9x), Atom 1.0 (and 0.3), RSS 1.0 (RDF) and JSON Feed 1.x. Parsing only, on
+ * text or bytes fetched through HttpClient (bytes are decoded per XML 1.0 appendix F: xml-encoding.ts).
+ * Relative links resolve as XML Base says: against the nearest xml:base (on the root, channel, entry
+ * and link elements, each relative to its parent's), then the response's Content-Location, then the
+ * feed URL. An Atom entry without a link uses its <id> when that is an absolute http(s) URL (RFC 4287
+ * ids are often the entry's permalink; feedparser does the same, with any id).
  */
 import { decodeHTML } from "entities";
 import { type HintDate, parseHintDate } from "./hint-date";
 import { attr, child, children, readXml, textOf, type XmlElement, XmlError } from "./xml";
+import { decodeXml } from "./xml-encoding";
 
 export interface FeedItem {
   url: string;
@@ -34,6 +39,28 @@ function resolve(href: string | null, base: string): string | null {
   }
 }
 
+/**
+ * A base URL longer than this is ignored (its parent's base is kept): a document could otherwise grow
+ * one with each nested relative xml:base. Browsers and sitemaps.org draw the line at 2,048–8,192.
+ */
+const MAX_BASE_CHARS = 8_192;
+
+/**
+ * The base an element's xml:base (attribute `base`, lower-cased local name) makes of its parent's;
+ * `tooLong` hears of a base ignored for its length.
+ */
+function baseOf(attrs: Readonly<Record<string, string>>, parent: string, tooLong?: () => void): string {
+  const own = attrs.base;
+  if (!own) return parent;
+  const url = resolve(own, parent);
+  if (url && url.length > MAX_BASE_CHARS) tooLong?.();
+  return url && url.length <= MAX_BASE_CHARS ? url : parent;
+}
+
+function isHttp(url: string | null): url is string {
+  return url !== null && /^https?:/i.test(url);
+}
+
 const INLINE_TAG = /<\/?(?:a|abbr|b|bdi|cite|code|em|font|i|mark|q|s|small|span|strong|sub|sup|u)\b[^>]*>/gi;
 
 /** Titles may carry markup (type="html", CDATA); hints want plain text. HTML's own entities decode after its tags go. */
@@ -54,7 +81,7 @@ function rssLink(item: Entry, base: string): string | null {
   for (const l of children(item, "link")) {
     const rel = attr(l, "rel");
     if (rel && rel !== "alternate") continue;
-    const url = resolve(attr(l, "href") ?? textOf(l), base);
+    const url = resolve(attr(l, "href") ?? textOf(l), baseOf(l.attrs, base));
     if (url) return url;
   }
   const guid = child(item, "guid");
@@ -70,13 +97,17 @@ function atomLink(entry: Entry, base: string): string | null {
   for (const l of children(entry, "link")) {
     const rel = attr(l, "rel") ?? "alternate";
     if (rel !== "alternate") continue;
-    const url = resolve(attr(l, "href") ?? textOf(l), base);
+    const url = resolve(attr(l, "href") ?? textOf(l), baseOf(l.attrs, base));
     if (!url) continue;
     const type = attr(l, "type");
     if (!type || /html/i.test(type)) return url;
     fallback ??= url;
   }
-  return fallback;
+  if (fallback) return fallback;
+  // No link: the entry's id when it is an http(s) URL. urn:uuid:, tag: … are not pages, and a relative
+  // id is not an IRI at all (RFC 4287 §4.2.6), so it is not resolved into one.
+  const id = textOf(child(entry, "id"));
+  return id && /^https?:\/\//i.test(id) ? resolve(id, base) : null;
 }
 
 /** Text of a title-like element: Atom type="html" (and RSS titles that hold markup) are HTML to flatten. */
@@ -108,9 +139,9 @@ function rssItem(item: Entry, base: string, language: string | null): FeedItem |
   };
 }
 
+/** `base` is the entry's own (its xml:base applied). */
 function atomEntry(entry: Entry, base: string, language: string | null): FeedItem | null {
-  const entryBase = resolve(attr(entry, "base"), base) ?? base;
-  const url = atomLink(entry, entryBase);
+  const url = atomLink(entry, base);
   if (!url) return null;
   return {
     url,
@@ -173,20 +204,27 @@ const CHANNEL = new Set(["channel", "feed"]);
 export interface FeedOptions {
   /** Items to build; later ones are counted in `skipped`. */
   maxItems?: number;
+  /** The response's Content-Location header: the document's base URI when present (RFC 7231 §3.1.4.2). */
+  contentLocation?: string | null;
+  /** The response's Content-Type, whose charset decodes bytes (ignored for text). */
+  contentType?: string | null;
 }
 
-function parseXmlFeed(body: string, feedUrl: string, maxItems: number): ParsedFeed {
+function parseXmlFeed(body: string, docBase: string, maxItems: number): ParsedFeed {
   let title: string | null = null;
   let language: string | null = null;
-  let channelBase: string | null = null;
+  // The base URI at each open depth outside entries (bases[d] for the open element at depth d).
+  const bases: string[] = [];
+  let longBases = 0;
   const items: FeedItem[] = [];
   let kind: ParsedFeed["kind"] | undefined;
   const read = readXml(body, {
     capture: (name, parents, attrs) => {
-      if (parents.length === 0) {
+      const depth = parents.length;
+      bases[depth] = baseOf(attrs, depth === 0 ? docBase : bases[depth - 1]!, () => longBases++);
+      if (depth === 0) {
         kind = ROOTS[name];
-        // Atom's xml:base and xml:lang on <feed> apply to every entry.
-        channelBase = resolve(attrs.base ?? null, feedUrl);
+        // Atom's xml:lang on <feed> applies to every entry.
         language = attrs.lang || null;
         return false;
       }
@@ -205,7 +243,7 @@ function parseXmlFeed(body: string, feedUrl: string, maxItems: number): ParsedFe
         language ??= textOf(el);
         return undefined;
       }
-      const base = channelBase ?? feedUrl;
+      const base = bases[parents.length] ?? docBase; // the entry's own, set when it opened
       const item = el.name === "entry" ? atomEntry(el, base, language) : rssItem(el, base, language);
       if (item) items.push(item);
       return items.length >= maxItems ? "skip" : undefined;
@@ -214,14 +252,22 @@ function parseXmlFeed(body: string, feedUrl: string, maxItems: number): ParsedFe
   if (!kind || !read.root) {
     throw new XmlError(`not a feed: root element <${read.root?.name ?? "none"}>`);
   }
-  return { kind, title, language, items, skipped: read.skipped, damage: read.damage };
+  const damage = read.damage;
+  if (longBases > 0) damage.push(`xml:base longer than ${MAX_BASE_CHARS} characters ignored (×${longBases})`);
+  return { kind, title, language, items, skipped: read.skipped, damage };
 }
 
-/** Throws XmlError when `text` is not a feed this module knows. */
-export function parseFeed(text: string, feedUrl: string, opts: FeedOptions = {}): ParsedFeed {
+/**
+ * Throws XmlError when `input` is not a feed this module knows. Bytes are decoded here (UTF-16 and
+ * UTF-32 included); their size is the caller's cap (fetch counts a body's bytes before any decoding).
+ */
+export function parseFeed(input: string | Uint8Array, feedUrl: string, opts: FeedOptions = {}): ParsedFeed {
+  const text = typeof input === "string" ? input : decodeXml(input, opts.contentType).text;
   const body = text.replace(/^\uFEFF/, "").trimStart();
   const maxItems = opts.maxItems ?? Number.POSITIVE_INFINITY;
   if (body.startsWith("{")) return parseJsonFeed(body, feedUrl, maxItems);
   if (!body.startsWith("<")) throw new XmlError("not a feed: neither XML nor JSON");
-  return parseXmlFeed(body, feedUrl, maxItems);
+  // Content-Location names the document's own URI; only an http(s) one is taken as the base.
+  const located = resolve(opts.contentLocation ?? null, feedUrl);
+  return parseXmlFeed(body, isHttp(located) ? located : feedUrl, maxItems);
 }

@@ -10,12 +10,16 @@
  *   FeedBurner's origLink), so a feed entry may be on the feed's or the homepage's registrable domain,
  *   or an allowed host; an aggregator feed needs its outlets listed in `allowed_hosts`.
  * Hosts compare without "www." and port; `allowed_hosts` entries match the host, its subdomains, or a
- * registrable domain.
+ * registrable domain. The scheme is judged before the host: a non-http(s) link (ftp:, file:, mailto:,
+ * javascript:, data: …) is in scope here whatever its host, so that it is reported as invalid_url (by
+ * canonicalUrl) rather than off_host.
  */
 import { getDomain } from "tldts";
 import { hostOf } from "../url/canonical-url";
 
+/** The host of an http(s) URL; null for anything else (not a URL, relative, another scheme). */
 function safeHost(url: string): string | null {
+  if (!/^\s*https?:/i.test(url)) return null;
   try {
     return hostOf(url);
   } catch {
@@ -50,7 +54,7 @@ export class HostScope {
   /** A sitemap entry (URL or child sitemap) listed by the sitemap at `sitemapUrl`. */
   inSitemap(url: string, sitemapUrl: string): boolean {
     const host = safeHost(url);
-    if (host === null) return true; // not a URL: reported as invalid_url downstream
+    if (host === null) return true; // not an http(s) URL: reported as invalid_url downstream
     return host === safeHost(sitemapUrl) || host === this.homeHost || this.isAllowed(host);
   }
 

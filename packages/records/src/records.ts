@@ -7,4 +7,5 @@
 export * from "../../../shared/consumer/article-item";
 export * from "../../../shared/consumer/decode-stream-record";
 export * from "../../../shared/consumer/story-view";
+export * from "../../../shared/consumer/stream-record-error";
 export * from "../../../shared/records";

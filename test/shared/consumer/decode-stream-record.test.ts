@@ -1,10 +1,24 @@
+import { marshall } from "@aws-sdk/util-dynamodb";
+import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type ClusterStreamRecord,
   clusterStreamRecordSchema,
   decodeClusterStreamRecord,
-  StreamRecordError,
 } from "../../../shared/consumer/decode-stream-record";
+import { StreamRecordError } from "../../../shared/consumer/stream-record-error";
 import { member, outlet, streamRecord, summary } from "./cluster-records";
+
+/** The StreamRecordError `input` throws (the test fails if it throws anything else, or nothing). */
+function refusal(input: unknown): StreamRecordError {
+  try {
+    decodeClusterStreamRecord(input as ClusterStreamRecord);
+  } catch (err) {
+    expect(err).toBeInstanceOf(StreamRecordError);
+    return err as StreamRecordError;
+  }
+  throw new Error(`decoded ${JSON.stringify(input)}`);
+}
 
 describe("decodeClusterStreamRecord", () => {
   it("decodes an INSERT, which has no OldImage, into story_created", () => {
@@ -103,6 +117,10 @@ describe("decodeClusterStreamRecord", () => {
       /first_published_at/,
     );
     expect(() => decodeClusterStreamRecord({ eventName: "INSERT", dynamodb: {} })).toThrow(/no cluster_id/);
+    expect(refusal(streamRecord("INSERT", { new: v1 }))).toMatchObject({
+      code: "unknown_version",
+      field: "dynamodb.NewImage.record_version",
+    });
   });
 
   it("is a zod schema of a whole stream record whose output is the event", () => {
@@ -112,5 +130,138 @@ describe("decodeClusterStreamRecord", () => {
     const out = clusterStreamRecordSchema.safeParse(v1);
     expect(out.success).toBe(false);
     expect(out.error?.issues[0]?.message).toMatch(/record_version 1/);
+    expect(out.error?.issues[0]).toMatchObject({
+      params: { code: "unknown_version", field: "dynamodb.NewImage.record_version" },
+    });
+  });
+});
+
+describe("StreamRecordError", () => {
+  it("is what every input that is not a stream record throws, with code not_a_record", () => {
+    for (const input of [null, undefined, 0, "INSERT", true, [], [{}], {}, { eventName: "INSERT" }]) {
+      const err = refusal(input);
+      expect(err.code, JSON.stringify(input)).toBe("not_a_record");
+    }
+    expect(refusal(null).message).toBe("not a stream record: null");
+    expect(refusal({ eventID: "e1", eventName: "INSERT", dynamodb: "x" })).toMatchObject({
+      code: "not_a_record",
+      field: "dynamodb",
+      eventID: "e1",
+    });
+    expect(refusal({ eventName: "UPSERT", dynamodb: {} })).toMatchObject({
+      field: "eventName",
+      eventID: null,
+    });
+    expect(refusal({ eventName: "INSERT", dynamodb: { Keys: "c-a" } })).toMatchObject({
+      code: "not_a_record",
+      field: "dynamodb.Keys",
+    });
+  });
+
+  it("says in words that record_version is missing, and tells it from an unknown version", () => {
+    const { record_version: _, ...unversioned } = summary("c-a");
+    const missing = refusal({ ...streamRecord("INSERT", { new: unversioned as never }), eventID: "e7" });
+    expect(missing).toMatchObject({
+      code: "missing_version",
+      field: "dynamodb.NewImage.record_version",
+      eventID: "e7",
+    });
+    expect(missing.message).toMatch(/NewImage: record_version is missing; this decoder reads 2, 3, 4/);
+    expect(missing.message).not.toMatch(/undefined/);
+    const future = refusal(streamRecord("INSERT", { new: { ...summary("c-a"), record_version: 99 } }));
+    expect(future).toMatchObject({ code: "unknown_version", field: "dynamodb.NewImage.record_version" });
+    expect(future.message).toMatch(/record_version 99, this decoder reads/);
+    const text = refusal(
+      streamRecord("INSERT", { new: { ...summary("c-a"), record_version: "4" } as never }),
+    );
+    expect(text.message).toMatch(/record_version "4"/);
+  });
+
+  it("names the field a schema or DynamoDB JSON problem is in, with code bad_field", () => {
+    const badDate = refusal(
+      streamRecord("INSERT", { new: { ...summary("c-a"), first_published_at: "yesterday" } }),
+    );
+    expect(badDate).toMatchObject({ code: "bad_field", field: "dynamodb.NewImage.first_published_at" });
+    const record = streamRecord("MODIFY", { old: summary("c-a"), new: summary("c-a") });
+    const wire = { ...record, dynamodb: { ...record.dynamodb, OldImage: { ...marshall(summary("c-a")) } } };
+    wire.dynamodb.OldImage.article_count = { N: "many" } as never;
+    expect(refusal(wire)).toMatchObject({ code: "bad_field", field: "dynamodb.OldImage.article_count" });
+    const notMap = { ...record, dynamodb: { ...record.dynamodb, NewImage: [1, 2] as never } };
+    expect(refusal(notMap)).toMatchObject({ code: "bad_field", field: "dynamodb.NewImage" });
+  });
+
+  it("says when the stream carries no new images, with code missing_image", () => {
+    const keysOnly = streamRecord("INSERT", { new: summary("c-a") });
+    delete keysOnly.dynamodb?.NewImage;
+    expect(refusal(keysOnly)).toMatchObject({ code: "missing_image", field: "dynamodb.NewImage" });
+  });
+
+  it("keeps a __proto__ attribute an own property instead of setting the image's prototype", () => {
+    const record = streamRecord("INSERT", { new: summary("c-a") });
+    const raw = JSON.parse(
+      JSON.stringify(record).replace(
+        '"NewImage":{',
+        '"NewImage":{"__proto__":{"M":{"record_version":{"N":"4"}}},',
+      ),
+    );
+    expect(decodeClusterStreamRecord(raw).type).toBe("story_created");
+    const { record_version: _, ...unversioned } = summary("c-a");
+    const sneaky = JSON.parse(
+      JSON.stringify(streamRecord("INSERT", { new: unversioned as never })).replace(
+        '"NewImage":{',
+        '"NewImage":{"__proto__":{"M":{"record_version":{"N":"4"}}},',
+      ),
+    );
+    expect(refusal(sneaky).code).toBe("missing_version");
+  });
+
+  it("is the only thing any JSON input throws (property test)", () => {
+    const codes = new Set([
+      "not_a_record",
+      "missing_image",
+      "missing_version",
+      "unknown_version",
+      "bad_field",
+    ]);
+    const check = (input: unknown): void => {
+      try {
+        decodeClusterStreamRecord(input as ClusterStreamRecord);
+      } catch (err) {
+        if (!(err instanceof StreamRecordError)) throw err;
+        if (!codes.has(err.code)) throw new Error(`undocumented code ${err.code}`);
+      }
+    };
+    // Arbitrary JSON, and records shaped like stream records with arbitrary JSON in their parts.
+    fc.assert(fc.property(fc.jsonValue(), check), { numRuns: 2_000 });
+    const part = fc.oneof(fc.jsonValue(), fc.constant(marshall(summary("c-a"))));
+    const shaped = fc.record(
+      {
+        eventID: fc.oneof(fc.string(), fc.jsonValue()),
+        eventName: fc.oneof(fc.constantFrom("INSERT", "MODIFY", "REMOVE"), fc.jsonValue()),
+        dynamodb: fc.record(
+          {
+            Keys: fc.oneof(part, fc.constant(marshall({ cluster_id: "c-a", item: "summary" }))),
+            NewImage: part,
+            OldImage: part,
+            SequenceNumber: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(fc.property(shaped, check), { numRuns: 2_000 });
+    // Images of real records with one attribute replaced by arbitrary JSON.
+    const mutated = fc
+      .tuple(fc.constantFrom(...Object.keys(summary("c-a"))), fc.jsonValue(), fc.boolean())
+      .map(([key, value, wire]) => {
+        const image: Record<string, unknown> = { ...marshall(summary("c-a")) };
+        image[key] = wire ? { S: value } : value;
+        return {
+          eventName: "INSERT",
+          dynamodb: { Keys: marshall({ cluster_id: "c-a", item: "summary" }), NewImage: image },
+        };
+      });
+    fc.assert(fc.property(mutated, check), { numRuns: 2_000 });
   });
 });

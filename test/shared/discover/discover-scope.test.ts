@@ -27,6 +27,15 @@ let http: HttpClient;
 let other: (path: string) => string;
 
 const xml = (body: string) => send("application/xml", body);
+/** Links whose scheme is wrong before their host is: on another host, and on no host at all. */
+const OTHER_SCHEMES = [
+  "ftp://third-party.example/story",
+  "file:///etc/passwd",
+  "mailto:desk@third-party.example",
+  "javascript:alert(1)",
+  "data:text/html,hello",
+  "gopher://third-party.example/1",
+];
 const index = (locs: string[]) =>
   `<sitemapindex ${SITEMAP_NS}>${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join("")}</sitemapindex>`;
 
@@ -55,6 +64,46 @@ beforeAll(async () => {
       `<rss version="2.0"><channel><item><link>${own("/feed/own")}</link></item><item><link>${other("/feed/elsewhere")}</link></item></channel></rss>`,
     ),
   );
+  site.route(
+    "/schemes.xml",
+    xml(urlset([own("/own/1"), ...OTHER_SCHEMES, "https://third-party.example/their-story"])),
+  );
+  site.route(
+    "/feed-schemes.xml",
+    send(
+      "application/rss+xml",
+      `<rss version="2.0"><channel>${[own("/feed/own"), ...OTHER_SCHEMES].map((l) => `<item><link>${l.replace(/&/g, "&amp;")}</link></item>`).join("")}</channel></rss>`,
+    ),
+  );
+  const utf16 = (text: string) => Buffer.from(text, "utf16le"); // no BOM: appendix F's 3C 00 3F 00
+  site.route(
+    "/feed-utf16.xml",
+    send(
+      "application/rss+xml",
+      utf16(
+        `<?xml version="1.0" encoding="utf-16"?><rss version="2.0"><channel><item><title>Été</title><link>wide/1</link></item></channel></rss>`,
+      ),
+      { "content-location": "/located/" },
+    ),
+  );
+  site.route(
+    "/feed-utf16-big.xml",
+    send(
+      "application/rss+xml",
+      utf16(
+        `<rss version="2.0"><channel><item><link>${own("/big/1")}</link></item>${" ".repeat(6_000)}</channel></rss>`,
+      ),
+    ),
+  );
+  site.route(
+    "/feed-located-elsewhere.xml",
+    send(
+      "application/atom+xml",
+      `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="sub/"><entry><link href="x"/></entry><entry xml:base="/e/"><link xml:base="l/" href="y"/></entry></feed>`,
+      { "content-location": "file:///etc/" },
+    ),
+  );
+  site.route("/index-schemes.xml", xml(index([own("/leaf.xml"), "ftp://third-party.example/sitemap.xml"])));
   site.route(
     "/text-sitemap.txt.gz",
     send("application/x-gzip", zlib.gzipSync(`${own("/text/1")}\nnot a url at all\n\n${own("/text/2")}\n`)),
@@ -129,6 +178,73 @@ describe("same-host entries", () => {
     const allowed = await run({ feeds: [site.url("/feed-mixed.xml")], allowed_hosts: ["localhost"] });
     expect(allowed.urls).toHaveLength(2);
     expect(allowed.problems).toEqual([]);
+  });
+});
+
+describe("the scheme is judged before the host", () => {
+  const schemeProblems = (problems: { reason: string; detail: string }[]) =>
+    problems.filter((p) => p.reason === "invalid_url").map((p) => p.detail);
+
+  it("a sitemap's non-http(s) links are invalid_url, on another host or none; off_host is for http(s) only", async () => {
+    const { urls, problems } = await run({ sitemaps: [site.url("/schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/own/1")]);
+    expect(schemeProblems(problems)).toEqual([
+      expect.stringContaining("scheme ftp is not http(s)"),
+      expect.stringContaining("scheme file is not http(s)"),
+      expect.stringContaining("scheme mailto is not http(s)"),
+      expect.stringContaining("scheme javascript is not http(s)"),
+      expect.stringContaining("scheme data is not http(s)"),
+      expect.stringContaining("scheme gopher is not http(s)"),
+    ]);
+    expect(problems.filter((p) => p.reason === "off_host")).toEqual([
+      expect.objectContaining({ detail: expect.stringMatching(/^1 entry .*\(third-party\.example\)$/) }),
+    ]);
+  });
+
+  it("a feed's non-http(s) links are invalid_url, not off_host", async () => {
+    const { urls, problems } = await run({ feeds: [site.url("/feed-schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/feed/own")]);
+    expect(problems.map((p) => p.reason)).toEqual(Array(OTHER_SCHEMES.length).fill("invalid_url"));
+    expect(problems.map((p) => p.url)).toEqual(OTHER_SCHEMES);
+  });
+
+  it("an index's ftp child sitemap is invalid_url and not fetched", async () => {
+    const { urls, problems } = await run({ sitemaps: [site.url("/index-schemes.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/leaf/story")]);
+    expect(problems).toEqual([
+      {
+        url: "ftp://third-party.example/sitemap.xml",
+        reason: "invalid_url",
+        detail: `sitemap location: invalid URL "ftp://third-party.example/sitemap.xml": scheme ftp is not http(s)`,
+      },
+    ]);
+  });
+});
+
+describe("feeds in UTF-16, and their base URI", () => {
+  it("a UTF-16 feed without a BOM is read, its relative links resolved against Content-Location", async () => {
+    const { urls, problems } = await run({ feeds: [site.url("/feed-utf16.xml")] });
+    expect(problems).toEqual([]);
+    expect(urls.map((u) => [u.url, u.title])).toEqual([[site.url("/located/wide/1"), "Été"]]);
+  });
+
+  it("a UTF-16 feed's bytes are counted against maxDocumentBytes before decoding", async () => {
+    // ~6,100 characters in ~12,200 bytes: refused at a 10,000-byte cap, though its text would fit.
+    const { urls, problems } = await run(
+      { feeds: [site.url("/feed-utf16-big.xml")] },
+      { maxDocumentBytes: 10_000 },
+    );
+    expect(urls).toEqual([]);
+    expect(problems).toEqual([
+      expect.objectContaining({ url: site.url("/feed-utf16-big.xml"), reason: "too_large" }),
+    ]);
+    const roomy = await run({ feeds: [site.url("/feed-utf16-big.xml")] }, { maxDocumentBytes: 20_000 });
+    expect(roomy.urls.map((u) => u.url)).toEqual([site.url("/big/1")]);
+  });
+
+  it("xml:base nests (feed, entry, link); a Content-Location that is not http(s) is not a base", async () => {
+    const { urls } = await run({ feeds: [site.url("/feed-located-elsewhere.xml")] });
+    expect(urls.map((u) => u.url)).toEqual([site.url("/sub/x"), site.url("/e/l/y")]);
   });
 });
 

@@ -30,7 +30,7 @@ const EXPECTED_OTHERWISE: Record<string, { links: string[]; why: string }> = {
   },
   "wellformed/atom10/entry_id_no_link_enclosures": {
     links: [],
-    why: "an entry without a link is not a page to fetch: feedparser falls back to the id (urn:uuid:1)",
+    why: "its id (urn:uuid:1) is not an http(s) page to fetch: feedparser uses any id as the link",
   },
   "damage/feedburner_origlink": {
     links: ["http://example.com/real"],
