@@ -16,6 +16,11 @@ export class EventHeap<T> {
     return this.items.length;
   }
 
+  /** The earliest event's time, or undefined when the heap is empty. */
+  peekTime(): number | undefined {
+    return this.items[0]?.time;
+  }
+
   push(time: number, value: T): void {
     const items = this.items;
     items.push({ time, seq: this.pushed++, value });

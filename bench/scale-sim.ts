@@ -18,6 +18,11 @@ import { EventHeap } from "./event-heap";
 
 export interface FetchStage {
   readonly batchSize: number;
+  /**
+   * How a receive fills a batch: SQS takes as many of one group's messages as it can first ("sqs");
+   * the local emulator (fauxqs) hands out one message per group per receive ("one-per-group").
+   */
+  readonly fill?: "sqs" | "one-per-group";
   readonly maxConcurrency: number;
   /** Hosts of one batch worked at once (MAX_CONCURRENT_HOSTS in lambdas/fetch.ts). */
   readonly concurrentHosts: number;
@@ -239,7 +244,7 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
       while (room > 0 && available.size > 0) {
         const h = available.pop()!.value;
         queued[h] = 0;
-        const k = take(h, room, now);
+        const k = take(h, fetch.fill === "one-per-group" ? 1 : room, now);
         room -= k;
         inFlight[h] = 1;
         hosts.push(h);
@@ -314,6 +319,8 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
       freeDedup++;
       lastDedupEnd = Math.max(lastDedupEnd, now);
     }
+    // Everything that happens at this instant first: a poll then sees all of it.
+    if (events.peekTime() === now) continue;
     dispatchFetch(now);
     dispatchDedup(now);
   }
