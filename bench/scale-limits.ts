@@ -5,6 +5,7 @@
  * The request units per article come from the metered run (cost-model.ts `Observed`); the key shapes
  * from the code named beside each row.
  */
+import { topology } from "../infra/topology";
 import { matchParams } from "../shared/dedup/params";
 import { type Observed, readUnits, writeUnits } from "./cost-model";
 import type { ScaleResult } from "./scale-sim";
@@ -159,6 +160,13 @@ export function limitRows(c: ScaleContext): LimitRow[] {
       demand: sim.fifoInFlightPeak,
       limit: AWS_LIMITS.fifoInFlight,
       unit: "messages",
+    },
+    {
+      what: "Fetch queue: the oldest message's age against its alarm",
+      key: "the queue-age alarm (infra/topology.ts alarmAgeSeconds)",
+      demand: sim.fetchMaxWaitS,
+      limit: topology.queues.fetch.alarmAgeSeconds,
+      unit: "s",
     },
     {
       what: "Fetch queue (FIFO): SendMessageBatch a second",

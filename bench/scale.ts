@@ -6,7 +6,8 @@
  * units plus the stack's monthly fixed costs (fixed-costs.ts). Method and figures: docs/scale.md.
  */
 
-import { topology } from "../infra/topology";
+import { DEFAULT_BACKFILL } from "../infra/backfill-settings";
+import { functionNames, topology } from "../infra/topology";
 import { MAX_CONCURRENT_HOSTS } from "../lambdas/fetch";
 import {
   type CostLine,
@@ -60,6 +61,17 @@ export interface ScaleOptions {
   /** The bounded custom metrics the stack publishes (default: fixed-costs.ts targetCustomMetricCount). */
   readonly customMetrics: number;
   readonly seed: number;
+}
+
+/** The other functions' most concurrent executions: a schedule's one run, a queue's maximum, the backfill's files. */
+function otherConcurrency(): number {
+  let n = 0;
+  for (const fn of functionNames) {
+    if (fn === "fetch" || fn === "dedup") continue;
+    const t = topology.functions[fn].trigger;
+    n += t.kind === "queue" ? t.maxConcurrency : t.kind === "schedule" ? 1 : DEFAULT_BACKFILL.max_concurrency;
+  }
+  return n;
 }
 
 function queueTrigger(fn: "fetch" | "dedup") {
@@ -205,7 +217,7 @@ export function runScale(
       // A steady crawl's runs spread their sources over the cadence: claims come evenly over the day.
       discoverySpreadS: mode === "burst" ? o.discoveryMinutes * 60 : 86_400,
       accountConcurrency: o.accountConcurrency,
-      otherConcurrency: 0,
+      otherConcurrency: otherConcurrency(),
     });
     return { mode, sim, limits, simSeconds, cost: dayCost(obs, defaults, o, mode, sim) };
   });
