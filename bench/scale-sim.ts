@@ -281,6 +281,11 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
         if (c.k === 0) dqHead++;
       }
       dqWaiting -= k;
+      // Drop the chunks already taken now and then, so a day of batches does not pile up in memory.
+      if (dqHead > 4096 && dqHead * 2 > dq.length) {
+        dq.splice(0, dqHead);
+        dqHead = 0;
+      }
       freeDedup--;
       dedupRunning++;
       peak.dedup = Math.max(peak.dedup, dedupRunning);
