@@ -298,6 +298,17 @@ if (want("pipeline") || want("cost")) {
       print(
         `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: ${settingsText})\n${costTable(lines)}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles, ${(total / floorTotal).toFixed(2)}× the floor (issue 15's targets: ≤ $15 and ≤ 1.3× the floor)`,
       );
+      // Beside the per-article figure: what the stack costs a month whatever it crawls (bench/fixed-costs.ts).
+      const { fixedMonthlyLines, stackFixedMonthly } = await import("./fixed-costs");
+      const { monthlyUsd: monthlyUsdAt } = await import("./provisioned-capacity");
+      const fixedLines = fixedMonthlyLines(stackFixedMonthly());
+      results.costFixedMonthly = { lines: fixedLines, total: totalUsd(fixedLines) };
+      print(
+        `Fixed a month, whatever the crawl\n${formatTable(
+          ["service", "item", "quantity", "unit", "USD a month"],
+          fixedLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        )}\nFIXED $${totalUsd(fixedLines).toFixed(2)} a month (a month at 200,000 articles a day: $${(monthlyUsdAt(total, 200_000) + totalUsd(fixedLines)).toFixed(0)})`,
+      );
       print(
         `Sensitivity (one setting changed at a time, sorted by effect)\n${formatTable(
           ["setting", "USD per M", "change"],
