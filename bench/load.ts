@@ -31,6 +31,8 @@ export interface LoadResult {
   readonly wallSeconds: number;
   /** Smallest gap between two page requests to one host, over all hosts (ms). */
   readonly minGapMs: number;
+  /** Per host, when its server saw each page request (ms, performance.now(), in order). */
+  readonly hostRequestTimes: readonly (readonly number[])[];
   readonly peakRssMb: number;
   readonly clustersEqualSerial: boolean;
   readonly clusters: number;
@@ -133,8 +135,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const wallSeconds = (performance.now() - t0) / 1000;
     const counts = await runtime.runCounts(runId);
     let minGapMs = Number.POSITIVE_INFINITY;
-    for (const times of site.arrivals) {
-      const sorted = [...times].sort((a, b) => a - b);
+    const hostRequestTimes = site.arrivals.map((times) => [...times].sort((a, b) => a - b));
+    for (const sorted of hostRequestTimes) {
       for (let i = 1; i < sorted.length; i++) minGapMs = Math.min(minGapMs, sorted[i]! - sorted[i - 1]!);
     }
     // The serial pass: the same articles with the same fingerprints (as the dedup messages carried
@@ -168,6 +170,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       counts,
       wallSeconds,
       minGapMs,
+      hostRequestTimes,
       peakRssMb: Math.max(peakRss, process.memoryUsage().rss) / 2 ** 20,
       clustersEqualSerial: same(pointers) && same(members),
       clusters: expected.length,

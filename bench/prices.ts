@@ -38,6 +38,16 @@ export const PRICES = {
   xrayPerTrace: 5 / 1e6,
   /** https://aws.amazon.com/step-functions/pricing/ — Standard workflows, $0.025 per 1,000 state transitions. */
   sfnStandardPerTransition: 0.025 / 1000,
+  /** https://aws.amazon.com/cloudwatch/pricing/ — custom metric, first 10,000: $0.30 a month (billed per metric-hour published). */
+  cloudwatchMetricPerMonth: 0.3,
+  /** https://aws.amazon.com/cloudwatch/pricing/ — standard-resolution alarm: $0.10 per alarm metric a month. */
+  cloudwatchAlarmPerMonth: 0.1,
+  /** https://aws.amazon.com/cloudwatch/pricing/ — $3.00 per dashboard a month (three free per account; not counted). */
+  cloudwatchDashboardPerMonth: 3,
+  /** https://aws.amazon.com/kms/pricing/ — $1.00 per customer managed key a month. */
+  kmsKeyPerMonth: 1,
+  /** https://aws.amazon.com/eventbridge/pricing/ — Scheduler: $1.00 per million invocations after 14 million free a month. */
+  schedulerPerInvocation: 1 / 1e6,
 } as const;
 
 export type Prices = typeof PRICES;

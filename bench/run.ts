@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory] [-- --quick]`:
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale] [-- --quick]`
+ * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -27,11 +28,17 @@ const SECTIONS = [
   "bundles",
   "load",
   "memory",
+  "scale",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
+const { SCALE_FLAGS } = await import("./scale");
 const { values } = parseArgs({
-  options: { only: { type: "string", multiple: true }, quick: { type: "boolean", default: false } },
+  options: {
+    only: { type: "string", multiple: true },
+    quick: { type: "boolean", default: false },
+    ...SCALE_FLAGS,
+  },
 });
 const only = (values.only ?? []).flatMap((s) => s.split(",")) as Section[];
 for (const s of only)
@@ -231,33 +238,9 @@ if (want("pipeline") || want("cost")) {
       const { costBreakdown, designFloor, totalUsd, sensitivity, invocationMs } = await import(
         "./cost-model"
       );
-      const { topology } = await import("../infra/topology");
-      const [outlets, per] = quick ? [3, 15] : [5, 30];
-      log(`cost: metered run, ${outlets} outlets × ${per} pages, handlers one at a time …`);
-      const r = await runPipeline({
-        endpoints: emulators.endpoints,
-        outlets,
-        articlesPerOutlet: per,
-        meter: true,
-        log,
-      });
-      // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
-      // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
-      const { withFetchBatchSize } = await import("./fetch-batch");
-      const fetchTrigger = topology.functions.fetch.trigger;
-      const observedFetchBatch = r.observed!.fetchBatchSize;
-      const obs = withFetchBatchSize(r.observed!, fetchTrigger.kind === "queue" ? fetchTrigger.batchSize : 1);
-      const defaults = {
-        memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
-        minHostDelayMs: 1000,
-        pageLatencyMs: 300,
-        rawSampleRate: 0.1,
-        lshBandsTotal: obs.lshBandsTotal,
-        logLevel: "INFO" as const,
-        storageMonths: 1,
-        lshRetentionMonths: DEFAULT_LSH_RETENTION_DAYS / 30,
-        tracing: deploySettings({}).ops.tracing,
-      };
+      const { meteredRun } = await import("./metered-run");
+      const metered = await meteredRun(emulators.endpoints, quick, log);
+      const { obs, defaults, observedFetchBatch } = metered;
       const lines = costBreakdown(obs, defaults);
       const total = totalUsd(lines);
       const alternatives = sensitivity(obs, defaults, [
@@ -295,7 +278,7 @@ if (want("pipeline") || want("cost")) {
         }));
       results.cost = {
         observed: obs,
-        requestCounts: r.requestCounts,
+        requestCounts: metered.requestCounts,
         defaults,
         durations,
         lines,
@@ -314,6 +297,17 @@ if (want("pipeline") || want("cost")) {
       const settingsText = `host delay ${d.minHostDelayMs / 1000} s, page latency ${d.pageLatencyMs} ms assumed, raw samples ${d.rawSampleRate * 100} %, ${d.lshBandsTotal} LSH bands, ${d.logLevel} logs, ${d.storageMonths} month of storage`;
       print(
         `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: ${settingsText})\n${costTable(lines)}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles, ${(total / floorTotal).toFixed(2)}× the floor (issue 15's targets: ≤ $15 and ≤ 1.3× the floor)`,
+      );
+      // Beside the per-article figure: what the stack costs a month whatever it crawls (bench/fixed-costs.ts).
+      const { fixedMonthlyLines, stackFixedMonthly } = await import("./fixed-costs");
+      const { monthlyUsd: monthlyUsdAt } = await import("./provisioned-capacity");
+      const fixedLines = fixedMonthlyLines(stackFixedMonthly());
+      results.costFixedMonthly = { lines: fixedLines, total: totalUsd(fixedLines) };
+      print(
+        `Fixed a month, whatever the crawl\n${formatTable(
+          ["service", "item", "quantity", "unit", "USD a month"],
+          fixedLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
+        )}\nFIXED $${totalUsd(fixedLines).toFixed(2)} a month (a month at 200,000 articles a day: $${(monthlyUsdAt(total, 200_000) + totalUsd(fixedLines)).toFixed(0)})`,
       );
       print(
         `Sensitivity (one setting changed at a time, sorted by effect)\n${formatTable(
@@ -435,6 +429,40 @@ if (want("memory")) {
   results.memory = rows;
   print(memoryTable(rows));
   await checkRecordedPeak("fetch", Math.max(...rows.map((r) => r.peakMb)));
+}
+
+if (want("scale")) {
+  const { startEmulators } = await import("../infra/local/emulators");
+  const { meteredRun } = await import("./metered-run");
+  const { scaleReport } = await import("./scale-report");
+  const { doneWhen, runScale, scaleOptions } = await import("./scale");
+  const o = scaleOptions(values);
+  const emulators = await startEmulators();
+  try {
+    const metered = await meteredRun(emulators.endpoints, quick, log);
+    log(
+      `scale: ${o.articles.toLocaleString("en")} articles from ${o.sources.toLocaleString("en")} sources …`,
+    );
+    const { hostSizes, runs } = runScale(metered.obs, metered.defaults, o);
+    const checks = doneWhen(runs);
+    print(scaleReport(o, hostSizes, runs, checks));
+    results.scale = {
+      options: o,
+      runs: runs.map(({ sim, ...r }) => ({
+        ...r,
+        sim: {
+          ...sim,
+          fetchedPerSecond: undefined,
+          dedupedPerSecond: undefined,
+          syndicatedPerSecond: undefined,
+        },
+      })),
+      checks,
+    };
+    if (checks.some((c) => !c.ok)) process.exitCode = 1;
+  } finally {
+    await emulators.stop();
+  }
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;

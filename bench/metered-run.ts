@@ -1,0 +1,48 @@
+/**
+ * The metered local run the cost model prices (`--only cost`) and the scale simulation takes its
+ * per-article units from (`--only scale`): handlers one at a time, every AWS request counted, priced at
+ * the topology's fetch batch, with the bench's default settings.
+ */
+import { deploySettings } from "../infra/deploy-settings";
+import { topology } from "../infra/topology";
+import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
+import type { Observed, Settings } from "./cost-model";
+import { withFetchBatchSize } from "./fetch-batch";
+import { runPipeline } from "./pipeline";
+
+export interface MeteredRun {
+  /** At the topology's fetch batch size. */
+  readonly obs: Observed;
+  /** Mean fetch batch the local run saw (fauxqs: one message per FIFO group per receive). */
+  readonly observedFetchBatch: number;
+  readonly requestCounts: unknown;
+  readonly defaults: Settings;
+}
+
+export async function meteredRun(
+  endpoints: Parameters<typeof runPipeline>[0]["endpoints"],
+  quick: boolean,
+  log: (s: string) => void,
+): Promise<MeteredRun> {
+  const [outlets, per] = quick ? [3, 15] : [5, 30];
+  log(`metered run: ${outlets} outlets × ${per} pages, handlers one at a time …`);
+  const r = await runPipeline({ endpoints, outlets, articlesPerOutlet: per, meter: true, log });
+  // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
+  // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
+  const fetchTrigger = topology.functions.fetch.trigger;
+  const observed = r.observed;
+  if (!observed) throw new Error("the metered run observed nothing");
+  const obs = withFetchBatchSize(observed, fetchTrigger.kind === "queue" ? fetchTrigger.batchSize : 1);
+  const defaults: Settings = {
+    memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
+    minHostDelayMs: 1000,
+    pageLatencyMs: 300,
+    rawSampleRate: 0.1,
+    lshBandsTotal: obs.lshBandsTotal,
+    logLevel: "INFO",
+    storageMonths: 1,
+    lshRetentionMonths: DEFAULT_LSH_RETENTION_DAYS / 30,
+    tracing: deploySettings({}).ops.tracing,
+  };
+  return { obs, observedFetchBatch: observed.fetchBatchSize, requestCounts: r.requestCounts, defaults };
+}
