@@ -1,5 +1,5 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
@@ -10,6 +10,7 @@ import type { SourceRunSummary } from "../../shared/crawl/discover-run";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
 
 /**
  * The demo site's default port, so a second run finds the same URLs. Below every OS's ephemeral range
@@ -26,7 +27,7 @@ interface CrawlOptions {
   sources?: string;
   demo?: boolean;
   demoPort: string;
-  dataDir: string;
+  dataDir?: string;
   allowPrivate?: boolean;
   runId?: string;
   json?: boolean;
@@ -107,7 +108,10 @@ export function registerCrawl(program: Command): void {
       "the demo site's port: a second run must use the same one",
       String(DEMO_PORT),
     )
-    .option("--data-dir <dir>", "where tables and raw samples persist between runs", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      `the run's folder: tables, raw samples and queued work persist there between runs (default: ${DEFAULT_DATA_DIR.crawl}, with --demo ${DEFAULT_DATA_DIR["crawl-demo"]})`,
+    )
     .option(
       "--allow-private",
       "allow fetching loopback and private addresses (local test sites only); same as STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true",
@@ -179,9 +183,10 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     import("../../infra/local/sample-persistence"),
     import("../../infra/local/queue-persistence"),
   ]);
-  // The demo keeps its state apart from real crawls (`storytrail reextract --data-dir .storytrail/demo`).
-  const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // The demo site's run and a crawl of real sources never share a folder (cli/run-folder.ts).
+  const kind = opts.demo ? "crawl-demo" : "crawl";
+  const given = opts.dataDir ?? DEFAULT_DATA_DIR[kind];
+  const dataDir = claimRunFolder(given, kind);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   let site: DemoSite | undefined;
   let emulators: Emulators | undefined;
@@ -266,7 +271,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     stop.dispose();
     const received = stop.received();
     if (received) {
-      log(`stopped by ${received}; the next run with --data-dir ${opts.dataDir} resumes what is left`);
+      log(`stopped by ${received}; the next run with --data-dir ${given} resumes what is left`);
       process.exitCode = SIGNAL_EXIT_CODES[received];
     }
   }

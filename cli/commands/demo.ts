@@ -2,11 +2,12 @@
  * `storytrail demo` (`npm run demo`): a generated news web on loopback (a wire service and nine
  * outlets), crawled end to end on the local emulators, then the story table and the HTML report.
  */
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
+import { InputError } from "../input-error";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
 
 /** The demo web's fixed port (so a second run finds the same URLs); `crawl --demo` uses 28380. */
 const DEMO_WEB_PORT = 28_390;
@@ -24,7 +25,7 @@ function anchorOf(at: string | undefined): Date {
   if (!at) return new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const t = Date.parse(at);
   if (Number.isNaN(t) || !/(Z|[+-]\d\d:?\d\d)$/.test(at.trim()))
-    throw new Error(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
+    throw new InputError(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
   return new Date(t);
 }
 
@@ -34,10 +35,14 @@ export function registerDemo(program: Command): void {
     .description(
       "Crawl a generated news web (a wire service, nine outlets) on loopback; print its stories; write the report.",
     )
-    .option("--data-dir <dir>", "state persists in <dir>/demo between runs", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder: its tables persist there between runs",
+      DEFAULT_DATA_DIR.demo,
+    )
     .option("--at <instant>", "the demo web's clock (ISO 8601); default: the start of the current UTC day")
     .option("--port <port>", "port of the demo web's hosts (0: any free one)", String(DEMO_WEB_PORT))
-    .option("--report <file>", "where to write the HTML report (default: <data-dir>/demo/report.html)")
+    .option("--report <file>", "where to write the HTML report (default: <data-dir>/report.html)")
     .option("--json", "print the stories and counts as JSON")
     .action(async (opts: DemoOptions) => demo(opts));
 }
@@ -57,8 +62,18 @@ function storyTable(stories: readonly StoryRow[]): string[] {
   return lines;
 }
 
+/** The demo web's port: a fixed one, or 0 for any free one. */
+function portOf(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535)
+    throw new InputError(`--port must be a port number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
 async function demo(opts: DemoOptions): Promise<void> {
   const anchor = anchorOf(opts.at);
+  const port = portOf(opts.port);
+  const dataDir = claimRunFolder(opts.dataDir, "demo");
   const [
     { startDemoWeb },
     { startEmulators },
@@ -74,12 +89,10 @@ async function demo(opts: DemoOptions): Promise<void> {
     import("../../shared/aws/dataset-reader"),
     import("./report"),
   ]);
-  const dataDir = resolve(opts.dataDir, "demo");
-  mkdirSync(dataDir, { recursive: true });
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const started = Date.now();
-  const web = await startDemoWeb({ port: Number(opts.port), anchor });
+  const web = await startDemoWeb({ port, anchor });
   log(
     `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
   );
@@ -124,6 +137,7 @@ async function demo(opts: DemoOptions): Promise<void> {
         `  … and ${dataset.stories.length - multi.length} stories carried by one outlet`,
         summary,
         `report: ${reportFile} (${data.totals.stories} stories)`,
+        `the run's folder: ${opts.dataDir} (storytrail export, report, tail and quality read it with --data-dir ${opts.dataDir})`,
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
     }

@@ -2,7 +2,7 @@
  * `storytrail import --warc PATH…`: WARC files (plain or gzip) into articles and story clusters on the
  * local runtime, through the fetcher's own extraction, canonical-URL, dedup and cluster code.
  */
-import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { LocalRuntime } from "../../infra/local/runtime";
@@ -13,6 +13,10 @@ import {
   skippedTotal,
 } from "../../shared/backfill/import-summary";
 import type { WarcEntry } from "../../shared/backfill/warc-pages";
+import { parseSources, SourcesError } from "../../shared/discover/sources";
+import { InputError } from "../input-error";
+import { readJsonFile } from "../read-json-file";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
 
 interface ImportOptions {
   warc: string[];
@@ -157,8 +161,8 @@ export function registerImport(program: Command): void {
     )
     .option(
       "--data-dir <dir>",
-      "where tables, raw samples and import checkpoints persist between runs",
-      ".storytrail",
+      "the run's folder: tables, raw samples and import checkpoints persist there (a crawl's too: the pages join its stories)",
+      DEFAULT_DATA_DIR.crawl,
     )
     .option(
       "--restart",
@@ -172,7 +176,15 @@ export function registerImport(program: Command): void {
 
 async function runImport(opts: ImportOptions): Promise<void> {
   const files = warcFiles(opts.warc);
-  const sources = opts.sources ? JSON.parse(readFileSync(resolve(opts.sources), "utf8")) : undefined;
+  const sources = opts.sources ? readJsonFile(resolve(opts.sources), "sources file") : undefined;
+  try {
+    if (sources !== undefined) parseSources(sources);
+  } catch (err) {
+    if (err instanceof SourcesError) throw new InputError(`sources file ${opts.sources}: ${err.message}`);
+    throw err;
+  }
+  // The same tables as `storytrail crawl --sources`: imported pages join that run's stories.
+  const dataDir = claimRunFolder(opts.dataDir, "crawl");
   const [{ SingleBar }, { startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] =
     await Promise.all([
       import("cli-progress"),
@@ -180,8 +192,6 @@ async function runImport(opts: ImportOptions): Promise<void> {
       import("../../infra/local/runtime"),
       import("../../infra/local/sample-persistence"),
     ]);
-  const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
   const started = Date.now();
   const log = (s: string) => process.stderr.write(`${s}\n`);
   log(`starting emulators (data in ${dataDir}) …`);
