@@ -4,10 +4,12 @@
  */
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
 import { InputError } from "../input-error";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
+import { SIGNAL_EXIT_CODES, stopOnSignals } from "../stop-on-signals";
 
 /** The demo web's fixed port (so a second run finds the same URLs); `crawl --demo` uses 28380. */
 const DEMO_WEB_PORT = 28_390;
@@ -96,7 +98,9 @@ async function demo(opts: DemoOptions): Promise<void> {
   log(
     `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
   );
-  const emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
+  let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+  const stop = stopOnSignals(() => emulators?.killNow(), log);
+  emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
   try {
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
@@ -113,8 +117,16 @@ async function demo(opts: DemoOptions): Promise<void> {
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("crawling …");
-    const discovery = await runtime.discover({ sources: web.sources, run_id: runId });
-    await runtime.drain();
+    const discovery = await settleOrAbandon(
+      runtime.discover({ sources: web.sources, run_id: runId }, { signal: stop.signal }),
+      stop.signal,
+    );
+    await runtime.drain({ signal: stop.signal });
+    if (discovery === ABANDONED || stop.signal.aborted) {
+      // A stopped demo is run again from the start (its pages are served on every run): no report.
+      await runtime.close();
+      return;
+    }
     const counts = await runtime.runCounts(runId);
     await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     const { tables } = runtime.resources;
@@ -144,5 +156,12 @@ async function demo(opts: DemoOptions): Promise<void> {
   } finally {
     await emulators.stop();
     await web.close();
+    stop.dispose();
+    const received = stop.received();
+    if (received) {
+      log(`stopped by ${received}`);
+      // Now, not when the requests let go of time out: the process's exit ends them.
+      process.exit(SIGNAL_EXIT_CODES[received]);
+    }
   }
 }

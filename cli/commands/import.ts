@@ -17,6 +17,7 @@ import { parseSources, SourcesError } from "../../shared/discover/sources";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
+import { SIGNAL_EXIT_CODES, stopOnSignals } from "../stop-on-signals";
 
 interface ImportOptions {
   warc: string[];
@@ -195,7 +196,10 @@ async function runImport(opts: ImportOptions): Promise<void> {
   const started = Date.now();
   const log = (s: string) => process.stderr.write(`${s}\n`);
   log(`starting emulators (data in ${dataDir}) …`);
-  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
+  let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+  // A signal stops each file at its next checkpoint; the next import resumes from there.
+  const stop = stopOnSignals(() => emulators?.killNow(), log);
+  emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
   const samplesDir = resolve(dataDir, "s3");
   try {
     // The same resource names as `storytrail crawl`: imported pages join the crawl's stories.
@@ -212,6 +216,7 @@ async function runImport(opts: ImportOptions): Promise<void> {
       sources,
       checkpointDir: join(dataDir, "backfill"),
       restart: opts.restart,
+      shouldStop: () => stop.signal.aborted,
       onProgress: (bytes, entry) => {
         records++;
         if (entry.kind === "page") pages++;
@@ -227,5 +232,13 @@ async function runImport(opts: ImportOptions): Promise<void> {
     if (summary.errors > 0) process.exitCode = 1;
   } finally {
     await emulators.stop();
+    stop.dispose();
+    const received = stop.received();
+    if (received) {
+      log(
+        `stopped by ${received}; the next import with --data-dir ${opts.dataDir} resumes from the checkpoints`,
+      );
+      process.exit(SIGNAL_EXIT_CODES[received]);
+    }
   }
 }
