@@ -6,7 +6,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { DynamoDBRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-stream-record";
+import { StoryView } from "../../../shared/consumer/story-view";
 import { type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 
 const repo = resolve(import.meta.dirname, "../../..");
@@ -297,4 +300,30 @@ describe("storytrail crawl", () => {
     expect(demo.status).toBe(2);
     expect(demo.stderr).toContain("--data-dir .storytrail/crawl-demo");
   }, 300_000);
+
+  it("tail --raw prints that run's stream records as a Lambda receives them, which decode to its story", () => {
+    const dataDir = join(dir, "never"); // the run of the test above
+    const raw = cli(["tail", "--raw", "--once", "--data-dir", dataDir]);
+    expect(raw.status, raw.stderr).toBe(0);
+    const records = raw.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as DynamoDBRecord);
+    expect(records.length).toBeGreaterThanOrEqual(2); // the story's summary and its member, at least
+    for (const r of records) {
+      expect(r).toMatchObject({ eventSource: "aws:dynamodb", awsRegion: "us-east-1" });
+      expect(["INSERT", "MODIFY", "REMOVE"]).toContain(r.eventName);
+      expect(typeof r.eventID).toBe("string");
+      expect(r.dynamodb?.Keys?.cluster_id?.S).toMatch(/^c-[0-9a-f]{32}$/);
+      expect(typeof r.dynamodb?.SequenceNumber).toBe("string");
+    }
+    // The same records, decoded, are what tail --json prints.
+    const decoded = cli(["tail", "--json", "--once", "--data-dir", dataDir]);
+    expect(decoded.stdout.trim().split("\n")).toEqual(
+      records.map((r) => JSON.stringify(decodeClusterStreamRecord(r))),
+    );
+    const view = new StoryView();
+    for (const r of records) view.apply(decodeClusterStreamRecord(r));
+    expect(view.stories().flatMap((st) => st.members.map((m) => m.url))).toEqual([site.url("/never")]);
+  }, 120_000);
 });
