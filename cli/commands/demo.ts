@@ -83,6 +83,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     { restoreSamples, saveSamples },
     { DynamoDatasetReader },
     { writeReport },
+    { restoreQueues, saveQueues },
   ] = await Promise.all([
     import("../../infra/local/demo-web/server"),
     import("../../infra/local/emulators"),
@@ -90,6 +91,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     import("../../infra/local/sample-persistence"),
     import("../../shared/aws/dataset-reader"),
     import("./report"),
+    import("../../infra/local/queue-persistence"),
   ]);
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -115,6 +117,9 @@ async function demo(opts: DemoOptions): Promise<void> {
     });
     const samplesDir = join(dataDir, "s3");
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    // Work a stopped demo left queued is done by this run (its Frontier items wait for it).
+    const queuesDir = join(dataDir, "sqs");
+    await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
     const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("crawling …");
     const discovery = await settleOrAbandon(
@@ -123,7 +128,9 @@ async function demo(opts: DemoOptions): Promise<void> {
     );
     await runtime.drain({ signal: stop.signal });
     if (discovery === ABANDONED || stop.signal.aborted) {
-      // A stopped demo is run again from the start (its pages are served on every run): no report.
+      // Stopped: what is left waits in the folder for the next demo, and there is no report.
+      await saveQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+      await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
       await runtime.close();
       return;
     }
