@@ -1,6 +1,7 @@
 /** storytrail command line: parses arguments and calls shared/ and infra/. One file per command. */
 import { readFileSync } from "node:fs";
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
+import { NotARunError } from "../infra/local/not-a-run-error";
 import { registerBackfill } from "./commands/backfill";
 import { registerCrawl } from "./commands/crawl";
 import { registerDedup } from "./commands/dedup";
@@ -16,6 +17,7 @@ import { registerReport } from "./commands/report";
 import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
+import { DEFAULT_DATA_DIR } from "./run-folder";
 
 /** The package's own version, read where the bin runs from (one declaration: package.json). */
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -26,7 +28,7 @@ const program = new Command()
   .name("storytrail")
   .description("Turn news sitemaps and feeds into a deduplicated dataset of stories.")
   .version(version)
-  .showHelpAfterError();
+  .option("--verbose", "print an error's stack trace (as STORYTRAIL_DEBUG=1 does)");
 
 registerCrawl(program);
 registerUrl(program);
@@ -43,15 +45,47 @@ registerReport(program);
 registerDemo(program);
 registerTail(program);
 
+/** `--demo` names a site to crawl, not a folder: a command reading a run is told the folders instead. */
+const DEMO_FOLDERS = `to read a demo's run: --data-dir ${DEFAULT_DATA_DIR.demo} (storytrail demo) or --data-dir ${DEFAULT_DATA_DIR["crawl-demo"]} (crawl --demo)`;
+
+// Misuse (an unknown option, a missing value) is two lines: commander's message and where to look.
+for (const cmd of [program, ...program.commands]) {
+  const name = cmd === program ? "storytrail" : `storytrail ${cmd.name()}`;
+  cmd.exitOverride().configureOutput({
+    outputError: (message, write) => {
+      const hint = message.includes("unknown option '--demo'") ? DEMO_FOLDERS : `see \`${name} --help\``;
+      write(`${name}: ${message.trim().replace(/^error: /, "")}\n${hint}\n`);
+    },
+  });
+}
+
+const debug = process.env.STORYTRAIL_DEBUG === "1" || process.argv.includes("--verbose");
+
+/** A file or folder the user named that is not there or cannot be read (Node's fs errors carry it). */
+function pathProblem(err: unknown): string | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (!(err instanceof Error) || !e.path || !["ENOENT", "EACCES", "EISDIR", "ENOTDIR"].includes(e.code ?? ""))
+    return undefined;
+  const what = e.code === "ENOENT" ? "no such file or folder" : `cannot use it (${e.code})`;
+  return `${e.path}: ${what}; check the path given to the command`;
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  // Bad input is the user's to fix: the message says what and where; a stack trace would only hide it.
-  if (err instanceof InputError) {
-    process.stderr.write(`storytrail: ${err.message}\n`);
+  const trace = debug && err instanceof Error && err.stack ? `${err.stack}\n` : "";
+  if (err instanceof CommanderError) {
+    // Already printed (help, --version, or the two lines above).
+    process.exitCode = err.exitCode === 0 ? 0 : INPUT_ERROR_EXIT_CODE;
+  } else if (err instanceof InputError || err instanceof NotARunError || pathProblem(err)) {
+    // Bad input is the user's to fix: the message says what and where; a stack trace would only hide it.
+    process.stderr.write(`storytrail: ${pathProblem(err) ?? (err as Error).message}\n${trace}`);
     process.exitCode = INPUT_ERROR_EXIT_CODE;
   } else {
-    process.stderr.write(`storytrail: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      `storytrail: ${message}\n${trace || "(--verbose or STORYTRAIL_DEBUG=1 prints where it happened)\n"}`,
+    );
     process.exitCode = 1;
   }
 }

@@ -1,16 +1,19 @@
 /** `storytrail crawl`: a local run of the whole pipeline on emulators, ending with a summary of counts. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DemoSite } from "../../infra/local/demo-site";
 import type { Emulators } from "../../infra/local/emulators";
 import type { RunCounts } from "../../infra/local/runtime";
+import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
 import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
 import type { SourceRunSummary } from "../../shared/crawl/discover-run";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
+import { SIGNAL_EXIT_CODES, type StopSignal, stopOnSignals } from "../stop-on-signals";
 
 /**
  * The demo site's default port, so a second run finds the same URLs. Below every OS's ephemeral range
@@ -27,7 +30,7 @@ interface CrawlOptions {
   sources?: string;
   demo?: boolean;
   demoPort: string;
-  dataDir: string;
+  dataDir?: string;
   allowPrivate?: boolean;
   runId?: string;
   json?: boolean;
@@ -36,10 +39,6 @@ interface CrawlOptions {
 
 /** SQS's longest visibility timeout: the longest a failed message can be held back. */
 const MAX_RETRY_DELAY_SECONDS = 43_200;
-
-/** Exit codes of a run ended by a signal: 128 + the signal's number, as shells report them. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 function retryDelaySeconds(value: string): number {
   const n = Number(value);
@@ -108,7 +107,10 @@ export function registerCrawl(program: Command): void {
       "the demo site's port: a second run must use the same one",
       String(DEMO_PORT),
     )
-    .option("--data-dir <dir>", "where tables and raw samples persist between runs", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      `the run's folder: tables, raw samples and queued work persist there between runs (default: ${DEFAULT_DATA_DIR.crawl}, with --demo ${DEFAULT_DATA_DIR["crawl-demo"]})`,
+    )
     .option(
       "--allow-private",
       "allow fetching loopback and private addresses (local test sites only); same as STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true",
@@ -122,40 +124,13 @@ export function registerCrawl(program: Command): void {
     )
     .addHelpText(
       "after",
-      "\nEvery STORYTRAIL_* setting in the environment (see settings.example.json) reaches the crawl's functions.\nCtrl-C (or SIGTERM) ends the run cleanly: batches in flight finish, the summary is printed, the\nemulators stop, and the exit code is 130 (143).",
+      "\nEvery STORYTRAIL_* setting in the environment (see settings.example.json) reaches the crawl's functions.\nCtrl-C (or SIGTERM) ends the run within 5 s: requests in flight are let go and left for the next run\nwith the same --data-dir, the summary is printed, the emulators stop, and the exit code is 130 (143).",
     )
     .action(async (opts: CrawlOptions) => {
       if (!opts.sources && !opts.demo) throw new InputError("crawl needs --sources FILE or --demo");
       retryDelaySeconds(opts.retryDelay);
       await crawl(opts);
     });
-}
-
-/** Turns SIGINT/SIGTERM/SIGHUP into an abort; a second signal kills the emulators and exits at once. */
-function stopOnSignals(onForce: () => void) {
-  const controller = new AbortController();
-  let received: StopSignal | undefined;
-  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((sig) => {
-    const handler = () => {
-      if (received) {
-        process.stderr.write(`${sig} again: stopping at once\n`);
-        onForce();
-        process.exit(SIGNAL_EXIT_CODES[received]);
-      }
-      received = sig;
-      process.stderr.write(`${sig}: finishing the batches in flight, then stopping (again to force) …\n`);
-      controller.abort(sig);
-    };
-    process.on(sig, handler);
-    return [sig, handler] as const;
-  });
-  return {
-    signal: controller.signal,
-    received: () => received,
-    dispose: () => {
-      for (const [sig, handler] of handlers) process.removeListener(sig, handler);
-    },
-  };
 }
 
 async function crawl(opts: CrawlOptions): Promise<void> {
@@ -180,13 +155,14 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     import("../../infra/local/sample-persistence"),
     import("../../infra/local/queue-persistence"),
   ]);
-  // The demo keeps its state apart from real crawls (`storytrail reextract --data-dir .storytrail/demo`).
-  const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // The demo site's run and a crawl of real sources never share a folder (cli/run-folder.ts).
+  const kind = opts.demo ? "crawl-demo" : "crawl";
+  const given = opts.dataDir ?? DEFAULT_DATA_DIR[kind];
+  const dataDir = claimRunFolder(given, kind);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   let site: DemoSite | undefined;
   let emulators: Emulators | undefined;
-  const stop = stopOnSignals(() => emulators?.killNow());
+  const stop = stopOnSignals(() => emulators?.killNow(), log);
   try {
     let sources = sourcesFromFile;
     if (opts.demo) {
@@ -227,8 +203,13 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
       const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
       log("discovering …");
-      // A signal ends discovery as its timeout would: what each source found so far is enqueued.
-      const discovery = await runtime.discover({ sources, run_id: runId }, { signal: stop.signal });
+      // A signal ends discovery as its timeout would: what each source found so far is enqueued. A
+      // sitemap request a publisher never answers is let go of (its source is discovered next run).
+      const discovered = await settleOrAbandon(
+        runtime.discover({ sources, run_id: runId }, { signal: stop.signal }),
+        stop.signal,
+      );
+      const discovery = discovered === ABANDONED ? { enqueued: 0, sources: [] } : discovered;
       log(`enqueued ${discovery.enqueued} URLs from ${discovery.sources.length} sources`);
       const bar = process.stderr.isTTY
         ? new SingleBar({ format: "{fn} {bar} {value}/{total} messages" })
@@ -268,8 +249,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     stop.dispose();
     const received = stop.received();
     if (received) {
-      log(`stopped by ${received}; the next run with --data-dir ${opts.dataDir} resumes what is left`);
-      process.exitCode = SIGNAL_EXIT_CODES[received];
+      log(`stopped by ${received}; the next run with --data-dir ${given} resumes what is left`);
+      // Now, not when the requests let go of time out: the process's exit ends them.
+      process.exit(SIGNAL_EXIT_CODES[received]);
     }
   }
 }

@@ -2,12 +2,15 @@
  * `storytrail demo` (`npm run demo`): a generated news web on loopback (a wire service and nine
  * outlets), crawled end to end on the local emulators, then the story table and the HTML report.
  */
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
+import { InputError } from "../input-error";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
+import { SIGNAL_EXIT_CODES, stopOnSignals } from "../stop-on-signals";
 
 /** The demo web's fixed port (so a second run finds the same URLs); `crawl --demo` uses 28380. */
 const DEMO_WEB_PORT = 28_390;
@@ -26,7 +29,7 @@ function anchorOf(at: string | undefined): Date {
   if (!at) return new Date(`${clockFrom(process.env.STORYTRAIL_NOW)().toISOString().slice(0, 10)}T00:00:00Z`);
   const t = Date.parse(at);
   if (Number.isNaN(t) || !/(Z|[+-]\d\d:?\d\d)$/.test(at.trim()))
-    throw new Error(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
+    throw new InputError(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
   return new Date(t);
 }
 
@@ -36,10 +39,14 @@ export function registerDemo(program: Command): void {
     .description(
       "Crawl a generated news web (a wire service, nine outlets) on loopback; print its stories; write the report.",
     )
-    .option("--data-dir <dir>", "state persists in <dir>/demo between runs", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder: its tables persist there between runs",
+      DEFAULT_DATA_DIR.demo,
+    )
     .option("--at <instant>", "the demo web's clock (ISO 8601); default: the start of the current UTC day")
     .option("--port <port>", "port of the demo web's hosts (0: any free one)", String(DEMO_WEB_PORT))
-    .option("--report <file>", "where to write the HTML report (default: <data-dir>/demo/report.html)")
+    .option("--report <file>", "where to write the HTML report (default: <data-dir>/report.html)")
     .option("--json", "print the stories and counts as JSON")
     .action(async (opts: DemoOptions) => demo(opts));
 }
@@ -59,9 +66,19 @@ function storyTable(stories: readonly StoryRow[]): string[] {
   return lines;
 }
 
+/** The demo web's port: a fixed one, or 0 for any free one. */
+function portOf(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535)
+    throw new InputError(`--port must be a port number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
 async function demo(opts: DemoOptions): Promise<void> {
   const anchor = anchorOf(opts.at);
   const clockStart = opts.at ? anchor.toISOString() : process.env.STORYTRAIL_NOW;
+  const port = portOf(opts.port);
+  const dataDir = claimRunFolder(opts.dataDir, "demo");
   const [
     { startDemoWeb },
     { startEmulators },
@@ -69,6 +86,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     { restoreSamples, saveSamples },
     { DynamoDatasetReader },
     { writeReport },
+    { restoreQueues, saveQueues },
   ] = await Promise.all([
     import("../../infra/local/demo-web/server"),
     import("../../infra/local/emulators"),
@@ -76,17 +94,18 @@ async function demo(opts: DemoOptions): Promise<void> {
     import("../../infra/local/sample-persistence"),
     import("../../shared/aws/dataset-reader"),
     import("./report"),
+    import("../../infra/local/queue-persistence"),
   ]);
-  const dataDir = resolve(opts.dataDir, "demo");
-  mkdirSync(dataDir, { recursive: true });
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const started = Date.now();
-  const web = await startDemoWeb({ port: Number(opts.port), anchor });
+  const web = await startDemoWeb({ port, anchor });
   log(
     `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
   );
-  const emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
+  let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+  const stop = stopOnSignals(() => emulators?.killNow(), log);
+  emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
   try {
     const runtime = await LocalRuntime.start({
       endpoints: emulators.endpoints,
@@ -103,10 +122,23 @@ async function demo(opts: DemoOptions): Promise<void> {
     });
     const samplesDir = join(dataDir, "s3");
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    // Work a stopped demo left queued is done by this run (its Frontier items wait for it).
+    const queuesDir = join(dataDir, "sqs");
+    await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
     const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("crawling …");
-    const discovery = await runtime.discover({ sources: web.sources, run_id: runId });
-    await runtime.drain();
+    const discovery = await settleOrAbandon(
+      runtime.discover({ sources: web.sources, run_id: runId }, { signal: stop.signal }),
+      stop.signal,
+    );
+    await runtime.drain({ signal: stop.signal });
+    if (discovery === ABANDONED || stop.signal.aborted) {
+      // Stopped: what is left waits in the folder for the next demo, and there is no report.
+      await saveQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+      await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+      await runtime.close();
+      return;
+    }
     const counts = await runtime.runCounts(runId);
     await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     const { tables } = runtime.resources;
@@ -129,11 +161,19 @@ async function demo(opts: DemoOptions): Promise<void> {
         `  … and ${dataset.stories.length - multi.length} stories carried by one outlet`,
         summary,
         `report: ${reportFile} (${data.totals.stories} stories)`,
+        `the run's folder: ${opts.dataDir} (storytrail export, report, tail and quality read it with --data-dir ${opts.dataDir})`,
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
     }
   } finally {
     await emulators.stop();
     await web.close();
+    stop.dispose();
+    const received = stop.received();
+    if (received) {
+      log(`stopped by ${received}`);
+      // Now, not when the requests let go of time out: the process's exit ends them.
+      process.exit(SIGNAL_EXIT_CODES[received]);
+    }
   }
 }

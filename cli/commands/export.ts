@@ -4,6 +4,8 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetSource } from "../../shared/export/dataset";
 import { type ExportFormat, exportFormats } from "../../shared/export/formats";
+import { InputError } from "../input-error";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
 interface ExportOptions {
   dataDir: string;
@@ -16,7 +18,7 @@ function parseFormats(value: string): ExportFormat[] {
   const formats = value.split(",").map((s) => s.trim().toLowerCase());
   for (const f of formats) {
     if (!(exportFormats as readonly string[]).includes(f))
-      throw new Error(
+      throw new InputError(
         `--format must be one or more of ${exportFormats.join(", ")} (comma-separated), got "${f}"`,
       );
   }
@@ -29,7 +31,11 @@ export function registerExport(program: Command): void {
     .description(
       "Write the dataset as files: articles.* (one row per article) and stories.* (one row per story).",
     )
-    .option("--data-dir <dir>", "a local run's data directory (as `storytrail crawl` left it)", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
     .option(
       "--from-s3-export <dir>",
       "read a deployed stack's DynamoDB export instead: <dir>/clusters and <dir>/articles (scripts/export-from-aws.sh)",
@@ -39,8 +45,9 @@ export function registerExport(program: Command): void {
     .action(async (opts: ExportOptions) => {
       const formats = parseFormats(opts.format);
       const run = async (source: DatasetSource) => writeExport(source, formats, resolve(opts.out));
+      const dataDir = opts.fromS3Export ? opts.dataDir : existingRunFolder(opts.dataDir);
       const { withDataset } = await import("../../infra/local/data-dir-dataset");
-      await withDataset(opts, run);
+      await withDataset({ ...opts, dataDir }, run);
     });
 }
 

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { EXTRACTOR_VERSION, extractArticle } from "../../shared/extract/article";
 import { decodeBody } from "../../shared/fetch/charset";
 import { DEFAULT_FETCH_LIMITS } from "../../shared/fetch/http";
+import { InputError } from "../input-error";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -65,7 +66,7 @@ export function registerExtract(program: Command): void {
     .option("--pretty", "indent the JSON")
     .action((files: string[], opts: { url?: string; input?: string; now?: string; pretty?: boolean }) => {
       const now = opts.now ? new Date(opts.now) : undefined;
-      if (now && Number.isNaN(now.getTime())) throw new Error(`--now: not a date: ${opts.now}`);
+      if (now && Number.isNaN(now.getTime())) throw new InputError(`--now: not a date: ${opts.now}`);
       const print = (v: unknown): void => {
         process.stdout.write(`${JSON.stringify(v, null, opts.pretty ? 2 : undefined)}\n`);
       };

@@ -2,7 +2,7 @@
  * `storytrail import --warc PATH…`: WARC files (plain or gzip) into articles and story clusters on the
  * local runtime, through the fetcher's own extraction, canonical-URL, dedup and cluster code.
  */
-import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { LocalRuntime } from "../../infra/local/runtime";
@@ -13,6 +13,11 @@ import {
   skippedTotal,
 } from "../../shared/backfill/import-summary";
 import type { WarcEntry } from "../../shared/backfill/warc-pages";
+import { parseSources, SourcesError } from "../../shared/discover/sources";
+import { InputError } from "../input-error";
+import { readJsonFile } from "../read-json-file";
+import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
+import { SIGNAL_EXIT_CODES, stopOnSignals } from "../stop-on-signals";
 
 interface ImportOptions {
   warc: string[];
@@ -157,8 +162,8 @@ export function registerImport(program: Command): void {
     )
     .option(
       "--data-dir <dir>",
-      "where tables, raw samples and import checkpoints persist between runs",
-      ".storytrail",
+      "the run's folder: tables, raw samples and import checkpoints persist there (a crawl's too: the pages join its stories)",
+      DEFAULT_DATA_DIR.crawl,
     )
     .option(
       "--restart",
@@ -172,7 +177,15 @@ export function registerImport(program: Command): void {
 
 async function runImport(opts: ImportOptions): Promise<void> {
   const files = warcFiles(opts.warc);
-  const sources = opts.sources ? JSON.parse(readFileSync(resolve(opts.sources), "utf8")) : undefined;
+  const sources = opts.sources ? readJsonFile(resolve(opts.sources), "sources file") : undefined;
+  try {
+    if (sources !== undefined) parseSources(sources);
+  } catch (err) {
+    if (err instanceof SourcesError) throw new InputError(`sources file ${opts.sources}: ${err.message}`);
+    throw err;
+  }
+  // The same tables as `storytrail crawl --sources`: imported pages join that run's stories.
+  const dataDir = claimRunFolder(opts.dataDir, "crawl");
   const [{ SingleBar }, { startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] =
     await Promise.all([
       import("cli-progress"),
@@ -180,12 +193,13 @@ async function runImport(opts: ImportOptions): Promise<void> {
       import("../../infra/local/runtime"),
       import("../../infra/local/sample-persistence"),
     ]);
-  const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
   const started = Date.now();
   const log = (s: string) => process.stderr.write(`${s}\n`);
   log(`starting emulators (data in ${dataDir}) …`);
-  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
+  let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+  // A signal stops each file at its next checkpoint; the next import resumes from there.
+  const stop = stopOnSignals(() => emulators?.killNow(), log);
+  emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
   const samplesDir = resolve(dataDir, "s3");
   try {
     // The same resource names as `storytrail crawl`: imported pages join the crawl's stories.
@@ -202,6 +216,7 @@ async function runImport(opts: ImportOptions): Promise<void> {
       sources,
       checkpointDir: join(dataDir, "backfill"),
       restart: opts.restart,
+      shouldStop: () => stop.signal.aborted,
       onProgress: (bytes, entry) => {
         records++;
         if (entry.kind === "page") pages++;
@@ -217,5 +232,13 @@ async function runImport(opts: ImportOptions): Promise<void> {
     if (summary.errors > 0) process.exitCode = 1;
   } finally {
     await emulators.stop();
+    stop.dispose();
+    const received = stop.received();
+    if (received) {
+      log(
+        `stopped by ${received}; the next import with --data-dir ${opts.dataDir} resumes from the checkpoints`,
+      );
+      process.exit(SIGNAL_EXIT_CODES[received]);
+    }
   }
 }

@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { SourceQuality } from "../../shared/quality/quality-table";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
 interface QualityCliOptions {
   dataDir: string;
@@ -14,11 +15,17 @@ export function registerQuality(program: Command): void {
   program
     .command("quality")
     .description("Print per-publisher extraction quality (latest day against its history) and the findings.")
-    .option("--data-dir <dir>", "a local run's data directory", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
     .option("--table <name>", "a deployed Sources table (uses your AWS credentials) instead of --data-dir")
     .option("--region <region>", "AWS region of the deployed stack")
     .option("--json", "one JSON object per source instead of the table")
     .action(async (opts: QualityCliOptions) => {
+      // Checked before anything starts: DynamoDB Local would create an empty database in the folder.
+      const dataDir = opts.table ? undefined : existingRunFolder(opts.dataDir);
       const [
         { physicalNames },
         { startEmulators },
@@ -32,14 +39,20 @@ export function registerQuality(program: Command): void {
         import("../../shared/aws/sources-table"),
         import("../../shared/quality/quality-table"),
       ]);
-      const emulators = opts.table
-        ? undefined
-        : await startEmulators({ dynamoPath: resolve(opts.dataDir, "dynamodb") });
+      const { isMissingTable, NotARunError } = await import("../../infra/local/not-a-run-error");
+      const emulators = dataDir
+        ? await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") })
+        : undefined;
       const clients = makeClients(emulators?.endpoints ?? {}, opts.region);
       try {
         const name = opts.table ?? physicalNames("storytrail-").table("sources");
         const sources: SourceQuality[] = [];
-        for await (const s of new SourcesTable(clients.doc, name).qualityOfAll()) sources.push(s);
+        try {
+          for await (const s of new SourcesTable(clients.doc, name).qualityOfAll()) sources.push(s);
+        } catch (err) {
+          if (dataDir && isMissingTable(err)) throw new NotARunError(opts.dataDir, name);
+          throw err;
+        }
         sources.sort((a, b) => a.source_id.localeCompare(b.source_id));
         if (opts.json) for (const s of sources) process.stdout.write(`${JSON.stringify(s)}\n`);
         else process.stdout.write(table.renderQualityTable(sources));

@@ -1,5 +1,6 @@
 /** `storytrail redrive`: moves a dead-letter queue's messages back to their queue after a fix. */
 import type { Command } from "commander";
+import { InputError } from "../input-error";
 
 interface RedriveCliOptions {
   queue: string;
@@ -35,10 +36,10 @@ export function registerRedrive(program: Command): void {
         import("../../infra/topology"),
       ]);
       const queue = queueNames.find((q) => q === opts.queue);
-      if (!queue) throw new Error(`--queue must be one of ${queueNames.join(", ")} (got ${opts.queue})`);
+      if (!queue) throw new InputError(`--queue must be one of ${queueNames.join(", ")} (got ${opts.queue})`);
       const max = opts.max === undefined ? undefined : Number(opts.max);
       if (max !== undefined && !(Number.isInteger(max) && max > 0))
-        throw new Error(`--max must be a positive whole number (got ${opts.max})`);
+        throw new InputError(`--max must be a positive whole number (got ${opts.max})`);
       const sqs = makeSqsClient(opts.endpoint ? { sqs: opts.endpoint } : {}, opts.region);
       try {
         // The stack names its queues `<stack>-<queue>[-dlq][.fifo]`, as the local runtime does with its prefix.

@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { RawSample } from "../../shared/crawl/ports";
 import type { SampleReport } from "../../shared/crawl/reextract";
+import { InputError } from "../input-error";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
 interface ReextractOptions {
   dataDir: string;
@@ -16,7 +18,11 @@ export function registerReextract(program: Command): void {
   program
     .command("reextract")
     .description("Re-run the current extractor over stored raw HTML samples and report what changed.")
-    .option("--data-dir <dir>", "a local run's data directory", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
     .option(
       "--bucket <name>",
       "a deployed raw-sample bucket (uses your AWS credentials) instead of --data-dir",
@@ -26,7 +32,7 @@ export function registerReextract(program: Command): void {
     .option("--jsonl", "print one JSON report per sample instead of the summary")
     .action(async (opts: ReextractOptions) => {
       if (opts.bucket && !opts.table)
-        throw new Error("--bucket needs --table (the Articles table to compare with)");
+        throw new InputError("--bucket needs --table (the Articles table to compare with)");
       await run(opts);
     });
 }
@@ -91,7 +97,7 @@ async function run(opts: ReextractOptions): Promise<void> {
       destroyClients(clients);
     }
   } else {
-    const dataDir = resolve(opts.dataDir);
+    const dataDir = existingRunFolder(opts.dataDir);
     const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
     const clients = makeClients(emulators.endpoints);
     try {

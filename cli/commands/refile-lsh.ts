@@ -1,6 +1,8 @@
 /** `storytrail refile-lsh`: files recent articles' LSH entries again under the current layout. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { InputError } from "../input-error";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
 interface RefileCliOptions {
   dataDir: string;
@@ -16,7 +18,11 @@ export function registerRefileLsh(program: Command): void {
     .description(
       "After an LSH layout change: file the articles collected in the retention window under the current layout.",
     )
-    .option("--data-dir <dir>", "a local run's data directory", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
     .option(
       "--fingerprints-table <name>",
       "a deployed stack's Fingerprints table (output FingerprintsTableName)",
@@ -45,15 +51,15 @@ export function registerRefileLsh(program: Command): void {
       const retention = settings.crawlSettings(process.env).STORYTRAIL_LSH_RETENTION_DAYS;
       const days = opts.days === undefined ? retention : Number(opts.days);
       if (!(Number.isFinite(days) && days > 0))
-        throw new Error(`--days must be a positive number (got ${opts.days})`);
+        throw new InputError(`--days must be a positive number (got ${opts.days})`);
       const deployed = opts.fingerprintsTable !== undefined || opts.bucketsTable !== undefined;
       if (deployed && !(opts.fingerprintsTable && opts.bucketsTable))
-        throw new Error(
+        throw new InputError(
           "--fingerprints-table and --buckets-table go together (the stack's outputs name both)",
         );
       const emulators = deployed
         ? undefined
-        : await startEmulators({ dynamoPath: resolve(opts.dataDir, "dynamodb") });
+        : await startEmulators({ dynamoPath: resolve(existingRunFolder(opts.dataDir), "dynamodb") });
       const clients = makeClients(emulators?.endpoints ?? {}, opts.region);
       try {
         // A deployed stack's tables are named by CloudFormation (its outputs); the local runtime's by its prefix.

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { DatasetSource } from "../../shared/export/dataset";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
 interface ReportOptions {
   dataDir: string;
@@ -32,7 +33,11 @@ export function registerReport(program: Command): void {
     .description(
       "Write an HTML report: top stories, how each spread, the fastest outlets, extraction quality.",
     )
-    .option("--data-dir <dir>", "a local run's data directory (as `storytrail crawl` left it)", ".storytrail")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
     .option(
       "--from-s3-export <dir>",
       "read a deployed stack's DynamoDB export instead (see `storytrail export`)",
@@ -46,7 +51,8 @@ export function registerReport(program: Command): void {
           `${file}: ${data.totals.stories} stories (${data.totals.multi_outlet} carried by 2+ outlets), ${data.totals.articles} articles, ${data.totals.outlets} outlets\n`,
         );
       };
+      const dataDir = opts.fromS3Export ? opts.dataDir : existingRunFolder(opts.dataDir);
       const { withDataset } = await import("../../infra/local/data-dir-dataset");
-      await withDataset(opts, run);
+      await withDataset({ ...opts, dataDir }, run);
     });
 }

@@ -1,20 +1,23 @@
 /**
  * `storytrail tail`: follows a local run's Clusters stream (DynamoDB Local Streams) and prints each
  * record decoded into its event, as a consumer would receive it: one line of text per event, or
- * `--json` (one event object per line, the `ClusterStreamEvent` of storytrail/records). While a
- * `storytrail crawl` runs on the same data directory, tail attaches to its DynamoDB Local (the crawl
- * leaves its endpoints in the directory); otherwise it opens the directory itself.
+ * `--json` (one event object per line, the `ClusterStreamEvent` of @storytrail/records), or `--raw`
+ * (the stream records themselves, as a Lambda's DynamoDB event carries them: fixtures for a consumer's
+ * own tests). While a `storytrail crawl` runs on the same data directory, tail attaches to its
+ * DynamoDB Local (the crawl leaves its endpoints in the directory); otherwise it opens the directory.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
 import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
+import { InputError } from "../input-error";
+import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 import { ENDPOINTS_FILE, LOCAL_PREFIX } from "./crawl";
 
 interface TailOptions {
   dataDir: string;
-  demo?: boolean;
   json?: boolean;
+  raw?: boolean;
   once?: boolean;
   from: string;
 }
@@ -56,19 +59,29 @@ export function registerTail(program: Command): void {
     .description(
       "Follow a local run's Clusters stream and print the decoded events (what a consumer receives).",
     )
-    .option("--data-dir <dir>", "the run's data directory (as given to storytrail crawl)", ".storytrail")
-    .option("--demo", "the demo run's data (<data-dir>/demo, as storytrail crawl --demo keeps it)")
-    .option("--json", "one event per line as JSON (storytrail/records' ClusterStreamEvent)")
+    .option(
+      "--data-dir <dir>",
+      "the run's folder (as given to crawl, demo or import)",
+      DEFAULT_DATA_DIR.crawl,
+    )
+    .option("--json", "one event per line as JSON (@storytrail/records' ClusterStreamEvent)")
+    .option(
+      "--raw",
+      "one stream record per line as JSON, undecoded: what a Lambda's DynamoDB stream event carries in Records",
+    )
     .option("--once", "print what the stream holds now and exit, instead of following it")
     .option("--from <where>", "start: 'start' (everything the stream holds, 24 h) or 'now'", "start")
     .action(async (opts: TailOptions) => {
       if (opts.from !== "start" && opts.from !== "now")
-        throw new Error(`--from must be 'start' or 'now', got "${opts.from}"`);
+        throw new InputError(`--from must be 'start' or 'now', got "${opts.from}"`);
+      if (opts.raw && opts.json) throw new InputError("--raw and --json: give one of them");
       process.exitCode = await tail(opts);
     });
 }
 
 async function tail(opts: TailOptions): Promise<number> {
+  // Checked before anything starts: DynamoDB Local would create an empty database in the folder.
+  const dataDir = existingRunFolder(opts.dataDir);
   // Loaded here, not at start-up: the SDK and the emulators are for this command only.
   const [
     { DescribeTableCommand, ListTablesCommand },
@@ -77,6 +90,7 @@ async function tail(opts: TailOptions): Promise<number> {
     { physicalNames },
     { subscribeStream },
     { decodeClusterStreamRecord },
+    { isMissingTable, NotARunError },
   ] = await Promise.all([
     import("@aws-sdk/client-dynamodb"),
     import("../../shared/aws/clients"),
@@ -84,10 +98,8 @@ async function tail(opts: TailOptions): Promise<number> {
     import("../../infra/local/resources"),
     import("../../infra/local/stream-driver"),
     import("../../shared/consumer/decode-stream-record"),
+    import("../../infra/local/not-a-run-error"),
   ]);
-  const dataDir = resolve(opts.demo ? join(opts.dataDir, "demo") : opts.dataDir);
-  if (!existsSync(join(dataDir, "dynamodb")))
-    throw new Error(`no local run in ${dataDir} (run storytrail crawl --data-dir ${opts.dataDir} first)`);
   const log = (s: string) => process.stderr.write(`${s}\n`);
 
   // A running crawl's DynamoDB Local, if it answers; else our own on the directory.
@@ -111,7 +123,9 @@ async function tail(opts: TailOptions): Promise<number> {
   let failed = 0;
   try {
     const table = physicalNames(LOCAL_PREFIX).table("clusters");
-    const desc = await clients.dynamo.send(new DescribeTableCommand({ TableName: table }));
+    const desc = await clients.dynamo.send(new DescribeTableCommand({ TableName: table })).catch((err) => {
+      throw isMissingTable(err) ? new NotARunError(opts.dataDir, table) : err;
+    });
     const arn = desc.Table?.LatestStreamArn;
     if (!arn) throw new Error(`table ${table} has no stream`);
     const subscription = subscribeStream(
@@ -119,6 +133,10 @@ async function tail(opts: TailOptions): Promise<number> {
       arn,
       async ({ Records }) => {
         for (const r of Records) {
+          if (opts.raw) {
+            process.stdout.write(`${JSON.stringify(r)}\n`);
+            continue;
+          }
           try {
             const e = decodeClusterStreamRecord(r);
             process.stdout.write(`${opts.json ? JSON.stringify(e) : describeEvent(e)}\n`);

@@ -2,25 +2,25 @@
  * A local run's dataset: DynamoDB Local started on a data directory (as `storytrail crawl` leaves it),
  * read through the same adapter a deployed stack's tables are read with.
  */
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DescribeTableCommand, ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDatasetReader, ExportFilesReader } from "../../shared/aws/dataset-reader";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import type { DatasetSource } from "../../shared/export/dataset";
 import { startEmulators } from "./emulators";
+import { isMissingTable, NotARunError } from "./not-a-run-error";
 import { physicalNames } from "./resources";
 
 /** The prefix `storytrail crawl` gives every local table. */
 const LOCAL_PREFIX = "storytrail-";
 
-/** Runs `use` with the data directory's tables open; the emulators stop afterwards, whatever happens. */
+/**
+ * Runs `use` with the data directory's tables open; the emulators stop afterwards, whatever happens.
+ * The caller has checked that the folder holds a run (cli/run-folder.ts): DynamoDB Local would create
+ * an empty database in any folder it is given.
+ */
 async function withLocalDataset<T>(dataDir: string, use: (source: DatasetSource) => Promise<T>): Promise<T> {
   const dynamoPath = join(resolve(dataDir), "dynamodb");
-  if (!existsSync(dynamoPath))
-    throw new Error(
-      `no local tables in ${dataDir} (no dynamodb/ folder): run \`storytrail crawl --data-dir ${dataDir}\` first`,
-    );
   const emulators = await startEmulators({ dynamoPath });
   const { dynamo, doc } = makeDynamoClients(emulators.endpoints, "us-east-1");
   try {
@@ -34,8 +34,7 @@ async function withLocalDataset<T>(dataDir: string, use: (source: DatasetSource)
       try {
         await dynamo.send(new DescribeTableCommand({ TableName: t }));
       } catch (err) {
-        if (err instanceof ResourceNotFoundException)
-          throw new Error(`${dataDir} holds no ${t} table: was it written by \`storytrail crawl\`?`);
+        if (isMissingTable(err)) throw new NotARunError(dataDir, t);
         throw err;
       }
     }

@@ -171,8 +171,9 @@ export class LocalRuntime {
   /**
    * Processes every queue until all are empty (messages either handled or dead-lettered).
    * Bounded: gives up after `maxMs` with an error that names the queues still holding messages.
-   * An abort `signal` stops it between batches: batches in flight finish (and are deleted or
-   * released as usual), no new one is received, and what is left stays in the queues.
+   * An abort `signal` stops it: no new batch is received, batches in flight get STOP_GRACE_MS to
+   * finish (deleted or released as usual), the rest are released unfinished; what is left stays in
+   * the queues.
    */
   async drain(
     opts: { onBatch?: (p: DrainProgress) => void; maxMs?: number; signal?: AbortSignal } = {},
@@ -200,6 +201,7 @@ export class LocalRuntime {
                   region: REGION,
                   visibilitySeconds: this.opts.visibilitySeconds ?? 120,
                   retryDelaySeconds: this.opts.retryDelaySeconds ?? 0,
+                  ...(opts.signal ? { signal: opts.signal } : {}),
                 },
               );
               if (!r) return;

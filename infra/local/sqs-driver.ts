@@ -11,6 +11,7 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { ABANDONED, settleOrAbandon } from "./settle-or-abandon";
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
 
@@ -23,6 +24,8 @@ export interface SqsDriverOptions {
   readonly visibilitySeconds: number;
   /** How soon a failed message is retried. Lambda waits the queue's visibility timeout; locally we need not. */
   readonly retryDelaySeconds: number;
+  /** A stopping run: a batch still in its handler a grace period after the abort is released unfinished. */
+  readonly signal?: AbortSignal;
 }
 
 function toRecord(m: Message, opts: SqsDriverOptions): SQSRecord {
@@ -51,6 +54,8 @@ function toRecord(m: Message, opts: SqsDriverOptions): SQSRecord {
 export interface BatchResult {
   readonly received: number;
   readonly failed: number;
+  /** Messages released unfinished because the run stopped (neither done nor failed: for the next run). */
+  readonly abandoned?: number;
 }
 
 /** Receives and processes one batch. Returns null when the queue had nothing to hand out. */
@@ -71,13 +76,26 @@ export async function pumpOnce(
   const messages = out.Messages ?? [];
   if (messages.length === 0) return null;
   const records = messages.map((m) => toRecord(m, opts));
-  let failedIds: Set<string>;
-  try {
-    const res = await handler({ Records: records });
-    failedIds = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-  } catch {
-    // A handler that throws fails the whole batch, as in Lambda.
-    failedIds = new Set(records.map((r) => r.messageId));
+  // A handler that throws fails the whole batch, as in Lambda.
+  const all = () => new Set(records.map((r) => r.messageId));
+  const handled = handler({ Records: records }).then(
+    (res) => new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier)),
+    all,
+  );
+  const failedIds = await settleOrAbandon(handled, opts.signal);
+  if (failedIds === ABANDONED) {
+    // Visible again at once, uncounted: the stopping run saves the queue and the next run delivers them.
+    await sqs.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: opts.queueUrl,
+        Entries: records.map((r, i) => ({
+          Id: String(i),
+          ReceiptHandle: r.receiptHandle,
+          VisibilityTimeout: 0,
+        })),
+      }),
+    );
+    return { received: records.length, failed: 0, abandoned: records.length };
   }
   const done = records.filter((r) => !failedIds.has(r.messageId));
   const failed = records.filter((r) => failedIds.has(r.messageId));

@@ -1,5 +1,5 @@
 /**
- * Builds the `storytrail` records package (packages/records): dist/records.js (ESM, zod left to the
+ * Builds the `@storytrail/records` package (packages/records): dist/records.js (ESM, zod left to the
  * consumer as a peer), dist/records.d.ts (tsc's declarations), and the JSON Schema files in
  * json-schema/ from the same zod schemas. `npm run build:records`; the tests run it too, so a fresh
  * clone needs no build step first. Takes ~3 s (tsc is most of it).

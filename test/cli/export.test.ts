@@ -158,6 +158,7 @@ describe("storytrail export", () => {
     );
     const empty = cli(["--data-dir", join(out, "nothing-here"), "--out", out]);
     expect(empty.status).not.toBe(0);
-    expect(empty.stderr).toContain("no local tables in");
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain("no folder");
   });
 });

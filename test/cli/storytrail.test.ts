@@ -136,7 +136,7 @@ describe("storytrail CLI", () => {
       );
       expect(again).toMatchObject({ claimed: 0, clusters: 2 });
 
-      const re = cli(["reextract", "--data-dir", join(dir, "demo")], 170_000);
+      const re = cli(["reextract", "--data-dir", dir], 170_000);
       expect(re.status, re.stderr).toBe(0);
       expect(re.stdout).toMatch(/^4 raw samples, 4 with a stored article: 4 unchanged, 0 changed/);
     } finally {

@@ -28,7 +28,7 @@ describe("storytrail tail", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("prints the run's stream as events (--json), from which the view rebuilds the run's stories", () => {
-    const r = cli(["tail", "--demo", "--data-dir", dir, "--once", "--json"]);
+    const r = cli(["tail", "--data-dir", dir, "--once", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const events = r.stdout
       .trim()
@@ -44,11 +44,12 @@ describe("storytrail tail", () => {
   }, 120_000);
 
   it("prints one readable line per event, and refuses a directory without a run", () => {
-    const r = cli(["tail", "--demo", "--data-dir", dir, "--once"]);
+    const r = cli(["tail", "--data-dir", dir, "--once"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^story_created +c-[0-9a-f]{32} "Dock workers end nine-day port strike/m);
     const empty = cli(["tail", "--data-dir", join(dir, "nothing"), "--once"]);
     expect(empty.status).not.toBe(0);
-    expect(empty.stderr).toContain("no local run in");
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain("no folder");
   }, 120_000);
 });

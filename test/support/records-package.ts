@@ -13,7 +13,7 @@ import { buildRecordsPackage, PACKAGE_DIR } from "../../packages/records/build";
 const run = promisify(execFile);
 
 export interface InstalledRecords {
-  /** The scratch project: package.json (type module) and node_modules with storytrail and zod. */
+  /** The scratch project: package.json (type module) and node_modules with @storytrail/records and zod. */
   readonly dir: string;
   readonly tarball: string;
   /** Runs `node FILE` in the scratch directory; returns stdout. */
@@ -51,3 +51,32 @@ export function installedPackages(dir: string): string[] {
     .filter((n) => !n.startsWith("."))
     .flatMap((n) => (n.startsWith("@") ? readdirSync(join(nm, n)).map((s) => `${n}/${s}`) : [n]));
 }
+
+/** A summary INSERT as Lambda delivers it (DynamoDB JSON, no OldImage). */
+export const INSERT = {
+  eventID: "1",
+  eventName: "INSERT",
+  dynamodb: {
+    Keys: { cluster_id: { S: "c-a1" }, item: { S: "summary" } },
+    NewImage: {
+      record_version: { N: "2" },
+      record_type: { S: "summary" },
+      cluster_id: { S: "c-a1" },
+      item: { S: "summary" },
+      canonical_article_id: { S: "a1" },
+      canonical_url: { S: "https://harbor.example/world/port-strike-ends" },
+      headline: { S: "Dock workers end nine-day port strike" },
+      publication: { S: "Harbor Daily" },
+      source_id: { S: "harbor-daily" },
+      first_published_at: { S: "2026-11-30T14:05:00.000Z" },
+      last_published_at: { S: "2026-11-30T14:05:00.000Z" },
+      article_count: { N: "1" },
+      outlet_count: { N: "1" },
+      seconds_to_10_outlets: { NULL: true },
+      revision: { N: "1" },
+      updated_at: { S: "2026-11-30T14:06:02.118Z" },
+      merged_into: { NULL: true },
+    },
+    SequenceNumber: "100",
+  },
+};

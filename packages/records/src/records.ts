@@ -1,5 +1,5 @@
 /**
- * `storytrail/records`: what a consumer of storytrail's data imports. The record schemas and types,
+ * `@storytrail/records`: what a consumer of storytrail's data imports. The record schemas and types,
  * the Articles-item decoder (it gunzips the body with node:zlib), the Clusters-stream decoder and the
  * reference materialised view; nothing here has an effect on import, and zod is the only dependency
  * (a peer: the consumer's own zod 4).

@@ -6,7 +6,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { DynamoDBRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-stream-record";
+import { StoryView } from "../../../shared/consumer/story-view";
 import { type NewsServer, send, startNewsServer, urlset } from "../../support/news-server";
 
 const repo = resolve(import.meta.dirname, "../../..");
@@ -97,6 +100,8 @@ function waitFor(child: ChildProcess, text: RegExp, stderr: { text: string }): P
 describe("storytrail crawl", () => {
   let site: NewsServer;
   let dir: string;
+  /** Whether /never answers (it holds every request until told to); called when one arrives. */
+  const never = { answer: false, arrived: () => {} };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "storytrail-crawl-"));
@@ -109,7 +114,13 @@ describe("storytrail crawl", () => {
         setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end(page("Slow story")), 1500);
       },
     });
+    // A publisher that never answers this page (until a test says so), holding the request open.
+    site.route("/never", (_req, res) => {
+      never.arrived();
+      if (never.answer) res.writeHead(200, { "content-type": "text/html" }).end(page("Never story"));
+    });
     site.route("/sitemap.xml", send("application/xml", urlset([site.url("/a"), site.url("/b")])));
+    site.route("/never-sitemap.xml", send("application/xml", urlset([site.url("/never")])));
     const slow = Array.from({ length: 30 }, (_, i) => site.url(`/slow?i=${i}`));
     site.route("/slow-sitemap.xml", send("application/xml", urlset(slow)));
     const source = (sitemap: string) => ({
@@ -119,6 +130,7 @@ describe("storytrail crawl", () => {
     });
     writeFileSync(join(dir, "sources.json"), JSON.stringify(source("/sitemap.xml")));
     writeFileSync(join(dir, "slow.json"), JSON.stringify(source("/slow-sitemap.xml")));
+    writeFileSync(join(dir, "never.json"), JSON.stringify(source("/never-sitemap.xml")));
     writeFileSync(
       join(dir, "broken.json"),
       '{\n  "sources": [\n    { "id": "t", "publication": "Test Times",, "homepage": "http://x/" }\n  ]\n}\n',
@@ -223,4 +235,95 @@ describe("storytrail crawl", () => {
       if (summary.pending > 0) expect(existsSync(join(dataDir, "sqs", "fetch.jsonl"))).toBe(true);
     }, 300_000); // java starts slowly on a loaded machine: the wait is for readiness, not a timing claim
   }
+
+  it("ends within 5 s on SIGTERM while a publisher never answers, records no failure, and the next run fetches the page", async () => {
+    if (process.platform !== "linux") return; // reads /proc
+    const dataDir = join(dir, "never");
+    const args = [
+      "crawl",
+      "--sources",
+      join(dir, "never.json"),
+      "--json",
+      "--allow-private",
+      "--data-dir",
+      dataDir,
+    ];
+    const env = { ...process.env, STORYTRAIL_MIN_HOST_DELAY_MS: "0" };
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((ok) => child.once("exit", (c) => ok(c)));
+    // Java starts slowly on a loaded machine: the wait is for the request, not a timing claim.
+    await new Promise<void>((ok) => {
+      never.arrived = ok;
+    });
+    const children = descendants(child.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(2); // DynamoDB Local (java) and fauxqs
+    const sent = Date.now();
+    child.kill("SIGTERM");
+    const code = await exited;
+    const took = Date.now() - sent;
+    expect(code, stderr).toBe(143);
+    expect(took, stderr).toBeLessThan(5_000);
+    expect(children.filter(alive)).toEqual([]);
+    expect(stderr).not.toContain("stopping at once"); // a clean stop, not the forced one
+    // The page is neither fetched nor failed: its message waits in the data directory.
+    expect(JSON.parse(stdout)).toMatchObject({
+      interrupted: "SIGTERM",
+      claimed: 1,
+      articles: 0,
+      failed: 0,
+      pending: 1,
+    });
+    expect(readFileSync(join(dataDir, "sqs", "fetch.jsonl"), "utf8")).toContain(site.url("/never"));
+
+    // The publisher answers now: the next run with the same folder fetches the page.
+    never.answer = true;
+    const before = site.hits.get("/never") ?? 0;
+    const next = await cliAsync(args, { STORYTRAIL_MIN_HOST_DELAY_MS: "0" });
+    expect(next.status, next.stderr).toBe(0);
+    expect(next.stderr).toContain("resumed 1 queued messages");
+    expect(site.hits.get("/never")).toBe(before + 1);
+    // The folder is a crawl's: export reads it as named, with no other flag.
+    const out = join(dir, "never-export");
+    const exported = cli(["export", "--data-dir", dataDir, "--out", out]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(readFileSync(join(out, "articles.jsonl"), "utf8")).toContain(site.url("/never"));
+    // And a run of another kind is refused there.
+    const demo = cli(["crawl", "--demo", "--data-dir", dataDir]);
+    expect(demo.status).toBe(2);
+    expect(demo.stderr).toContain("--data-dir .storytrail/crawl-demo");
+  }, 300_000);
+
+  it("tail --raw prints that run's stream records as a Lambda receives them, which decode to its story", () => {
+    const dataDir = join(dir, "never"); // the run of the test above
+    const raw = cli(["tail", "--raw", "--once", "--data-dir", dataDir]);
+    expect(raw.status, raw.stderr).toBe(0);
+    const records = raw.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as DynamoDBRecord);
+    expect(records.length).toBeGreaterThanOrEqual(2); // the story's summary and its member, at least
+    for (const r of records) {
+      expect(r).toMatchObject({ eventSource: "aws:dynamodb", awsRegion: "us-east-1" });
+      expect(["INSERT", "MODIFY", "REMOVE"]).toContain(r.eventName);
+      expect(typeof r.eventID).toBe("string");
+      expect(r.dynamodb?.Keys?.cluster_id?.S).toMatch(/^c-[0-9a-f]{32}$/);
+      expect(typeof r.dynamodb?.SequenceNumber).toBe("string");
+    }
+    // The same records, decoded, are what tail --json prints.
+    const decoded = cli(["tail", "--json", "--once", "--data-dir", dataDir]);
+    expect(decoded.stdout.trim().split("\n")).toEqual(
+      records.map((r) => JSON.stringify(decodeClusterStreamRecord(r))),
+    );
+    const view = new StoryView();
+    for (const r of records) view.apply(decodeClusterStreamRecord(r));
+    expect(view.stories().flatMap((st) => st.members.map((m) => m.url))).toEqual([site.url("/never")]);
+  }, 120_000);
 });

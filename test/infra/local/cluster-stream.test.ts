@@ -150,13 +150,13 @@ describe("the Clusters stream of a real local run, through the consumer kit", ()
     expect(failed.batchItemFailures.length).toBe(missingImage);
   });
 
-  it("decodes this run's records in a plain node script with the packed storytrail/records", async () => {
+  it("decodes this run's records in a plain node script with the packed @storytrail/records", async () => {
     const pkg = await installRecordsPackage();
     writeFileSync(join(pkg.dir, "records.json"), JSON.stringify(records));
     const out = await pkg.node(
       "replay.mjs",
       `import { readFileSync } from "node:fs";
-import { decodeClusterStreamRecord, StoryView } from "storytrail/records";
+import { decodeClusterStreamRecord, StoryView } from "@storytrail/records";
 const view = new StoryView();
 for (const r of JSON.parse(readFileSync("records.json", "utf8")).reverse()) view.apply(decodeClusterStreamRecord(r));
 console.log(JSON.stringify(view.stories()));`,

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JSON_SCHEMA_DIR, jsonSchemaFiles, PACKAGE_DIR } from "../../../packages/records/build";
 import {
+  INSERT,
   type InstalledRecords,
   installedPackages,
   installRecordsPackage,
@@ -12,35 +13,6 @@ import {
 
 const ROOT = join(PACKAGE_DIR, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-
-/** A summary INSERT as Lambda delivers it (DynamoDB JSON, no OldImage). */
-const INSERT = {
-  eventID: "1",
-  eventName: "INSERT",
-  dynamodb: {
-    Keys: { cluster_id: { S: "c-a1" }, item: { S: "summary" } },
-    NewImage: {
-      record_version: { N: "2" },
-      record_type: { S: "summary" },
-      cluster_id: { S: "c-a1" },
-      item: { S: "summary" },
-      canonical_article_id: { S: "a1" },
-      canonical_url: { S: "https://harbor.example/world/port-strike-ends" },
-      headline: { S: "Dock workers end nine-day port strike" },
-      publication: { S: "Harbor Daily" },
-      source_id: { S: "harbor-daily" },
-      first_published_at: { S: "2026-11-30T14:05:00.000Z" },
-      last_published_at: { S: "2026-11-30T14:05:00.000Z" },
-      article_count: { N: "1" },
-      outlet_count: { N: "1" },
-      seconds_to_10_outlets: { NULL: true },
-      revision: { N: "1" },
-      updated_at: { S: "2026-11-30T14:06:02.118Z" },
-      merged_into: { NULL: true },
-    },
-    SequenceNumber: "100",
-  },
-};
 
 /** An Articles item without its body (version 3), as the document client returns one. */
 const ARTICLE = {
@@ -79,16 +51,16 @@ describe("the storytrail records package", () => {
   }, 180_000);
 
   it("installs as itself and zod, nothing else, from a small tarball", () => {
-    expect(installedPackages(pkg.dir).sort()).toEqual(["storytrail", "zod"]);
+    expect(installedPackages(pkg.dir).sort()).toEqual(["@storytrail/records", "zod"]);
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as storytrail/records in plain node, decodes a stream record and version 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record and version 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
 const before = { ...z.config() };
-const kit = await import("storytrail/records");
+const kit = await import("@storytrail/records");
 const event = kit.decodeClusterStreamRecord(${JSON.stringify(INSERT)});
 const view = new kit.StoryView();
 view.apply(event);
@@ -137,18 +109,22 @@ console.log(JSON.stringify({
         (err: { stdout: string }) => err.stdout,
       );
     };
-    const good = `import { decodeClusterStreamRecord, type ClusterStreamEvent } from "storytrail/records";
+    const good = `import { decodeClusterStreamRecord, type ClusterStreamEvent } from "@storytrail/records";
 const e: ClusterStreamEvent = decodeClusterStreamRecord({ eventName: "REMOVE" });
 export const into: string | null = e.type === "story_merged" ? e.into : null;\n`;
     expect(await check(good)).toBe("ok");
-    const wrong = `import { decodeClusterStreamRecord } from "storytrail/records";
+    const wrong = `import { decodeClusterStreamRecord } from "@storytrail/records";
 export const n: number = decodeClusterStreamRecord({}).type;\n`;
     expect(await check(wrong)).toMatch(/TS2322/);
   }, 60_000);
 
   it("points every export at built JavaScript and declarations", () => {
-    for (const dir of [PACKAGE_DIR, ROOT]) {
-      const exp = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).exports["./records"];
+    // The package's main export; the repository's own `storytrail/records` (for its tests and examples).
+    for (const [dir, entry] of [
+      [PACKAGE_DIR, "."],
+      [ROOT, "./records"],
+    ] as const) {
+      const exp = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).exports[entry];
       expect(exp.default).toMatch(/\.js$/);
       expect(exp.types).toMatch(/\.d\.ts$/);
       for (const f of [exp.default, exp.types]) expect(statSync(join(dir, f)).isFile()).toBe(true);
