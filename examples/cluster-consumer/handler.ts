@@ -3,7 +3,7 @@
  * typed event with the records package's schema, and reports the records it could not handle, so
  * Lambda retries from the first of them (ClusterStreamConsumer turns partial responses on).
  *
- * In your own project, import from "storytrail/records" (the package built from packages/records);
+ * In your own project, import from "@storytrail/records" (the package built from packages/records);
  * this example imports the package's source so that it builds from a fresh clone.
  */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
