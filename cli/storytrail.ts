@@ -13,6 +13,7 @@ import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
 import { registerRefileLsh } from "./commands/refile-lsh";
 import { registerReport } from "./commands/report";
+import { registerSources } from "./commands/sources";
 import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
@@ -29,6 +30,7 @@ const program = new Command()
   .showHelpAfterError();
 
 registerCrawl(program);
+registerSources(program);
 registerUrl(program);
 registerExtract(program);
 registerReextract(program);

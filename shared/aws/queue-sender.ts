@@ -5,7 +5,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import type { DedupQueue, FetchQueue } from "../crawl/ports";
+import type { DiscoverMessage } from "../crawl/discover-message";
+import type { DedupQueue, DiscoverQueue, FetchQueue } from "../crawl/ports";
 import type { DedupMessage, FetchMessage } from "../records";
 import { hostOf } from "../url/canonical-url";
 
@@ -60,6 +61,23 @@ export class DedupQueueSender implements DedupQueue {
   ) {}
 
   send(messages: readonly DedupMessage[]): Promise<void> {
+    return sendBatched(
+      this.sqs,
+      this.queueUrl,
+      messages.map((m) => ({ MessageBody: JSON.stringify(m) })),
+    );
+  }
+}
+
+/** Standard discover queue: one message per source; a duplicate delivery re-reads a source harmlessly
+ * (Frontier claims are atomic, so no URL is enqueued twice). */
+export class DiscoverQueueSender implements DiscoverQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  send(messages: readonly DiscoverMessage[]): Promise<void> {
     return sendBatched(
       this.sqs,
       this.queueUrl,

@@ -7,10 +7,16 @@ export const METRICS_NAMESPACE = "storytrail";
 
 /** The Powertools service dimension each emitting function sets. */
 export const metricService = {
+  dispatch: "dispatch",
   discover: "discover",
   fetch: "fetch",
   dedup: "dedup",
   quality: "quality",
+} as const;
+
+export const dispatchMetrics = {
+  /** Sources a tick sent to the discover queue (those due in its window). */
+  dispatched: "SourcesDispatched",
 } as const;
 
 export const discoverMetrics = {
