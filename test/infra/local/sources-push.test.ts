@@ -58,10 +58,10 @@ describe("storytrail sources push, then the next discovery run", () => {
     expect(first.added.map((s) => s.id)).toEqual(["a", "b", "c"]);
     // What the quality λ keeps on a source's item, which a push must leave alone.
     const state = new SourcesTable(runtime.clients.doc, runtime.resources.tables.sources);
-    const history = [
-      { day: "2026-12-01", articles: 7, median_words: 420, valid_date_share: 1, headline_share: 1 },
+    const history: DailyQuality[] = [
+      { day: "2026-12-01", articles: 7, median_words: 420, valid_date_share: 1 },
     ];
-    await state.saveQualityHistory("a", history as never);
+    await state.saveQualityHistory("a", history);
 
     // a moves to another sitemap, c goes, d comes, e comes on a cadence not due at the tick.
     const second = await runtime.pushSources([
