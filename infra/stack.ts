@@ -126,20 +126,21 @@ export class StorytrailStack extends Stack {
       queues: this.queues,
       deadLetterQueues: this.deadLetterQueues,
       functions: this.functions,
+      logGroups: { fetch: this.functions.fetch.logGroup, quality: this.functions.quality.logGroup },
     });
     this.outputs();
     for (const warning of this.settings.warnings)
       Annotations.of(this).addWarningV2("storytrail:settings", warning);
   }
 
-  /** The quality λ counts sudden per-publisher extraction drops; any drop in a day alarms. */
+  /** The quality λ counts the publishers whose extraction quality fell suddenly; any in a day alarms. */
   private qualityAlarm(): void {
     this.alarms.alarm(this, "ExtractionQualityDropAlarm", {
       description:
         "A publisher's extraction quality fell suddenly (body length, share with a valid date, or no articles): see the quality function's log for which source and metric.",
       metric: new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: qualityMetrics.drops,
+        metricName: qualityMetrics.publishersWithDrop,
         dimensionsMap: { service: metricService.quality },
         statistic: "Maximum",
         period: Duration.days(1),

@@ -24,6 +24,7 @@ import {
 import {
   dedupMetrics,
   discoverMetrics,
+  dispatchMetrics,
   fetchMetrics,
   METRICS_NAMESPACE,
   metricService,
@@ -303,9 +304,9 @@ describe("functions", () => {
     });
   });
 
-  it("alarms on a sudden per-publisher extraction quality drop (the quality λ's metric)", () => {
+  it("alarms on a sudden per-publisher extraction quality drop (the quality λ's bounded count)", () => {
     template.hasResourceProperties("AWS::CloudWatch::Alarm", {
-      MetricName: "QualityDrops",
+      MetricName: "PublishersWithQualityDrop",
       Namespace: "storytrail",
       Dimensions: [{ Name: "service", Value: "quality" }],
       Threshold: 0,
@@ -586,8 +587,11 @@ describe("operations", () => {
       expect(body).toContain(logicalId(stack.deadLetterQueues[name]));
     }
     for (const name of functionNames) expect(body).toContain(logicalId(stack.functions[name]));
-    for (const metrics of [discoverMetrics, fetchMetrics, dedupMetrics, qualityMetrics])
+    for (const metrics of [dispatchMetrics, discoverMetrics, fetchMetrics, dedupMetrics, qualityMetrics])
       for (const metric of Object.values(metrics)) expect(body).toContain(metric);
+    // Per publisher from the logs (the source a property of the EMF documents), never a metric dimension.
+    expect(body).toContain("Worst 20 publishers");
+    expect(body).not.toMatch(/SEARCH\([^)]*source_id/);
     expect(body).toContain("ApproximateAgeOfOldestMessage");
   });
 
