@@ -43,7 +43,10 @@ export class InvocationMetrics {
   tally(metric: string, unit: Unit, value: number, property: { name: string; value: string }): void {
     const key = `${property.name}\u0000${property.value}`;
     let sums = this.#tallies.get(key);
-    if (!sums) this.#tallies.set(key, (sums = new Map()));
+    if (!sums) {
+      sums = new Map();
+      this.#tallies.set(key, sums);
+    }
     const prev = sums.get(metric);
     sums.set(metric, { unit, sum: (prev?.sum ?? 0) + value });
   }
