@@ -93,7 +93,8 @@ export interface LocalDiscoveryRun extends DiscoverRunSummary {
 
 export class LocalRuntime {
   private readonly handlers = new Map<FunctionName, LocalHandler>();
-  /** Collects the discover λ's per-source runs while discoverDue works the discover queue off. */
+  /** Collects the discover λ's per-source runs while discoverDue works the discover queue off (from the
+   * handler the runtime makes; one an `instrument` supplies without calling `make` reports none). */
   private discoverRuns: DiscoverRunSummary[] | undefined;
 
   private constructor(
