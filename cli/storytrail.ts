@@ -14,6 +14,7 @@ import { registerRedrive } from "./commands/redrive";
 import { registerReextract } from "./commands/reextract";
 import { registerRefileLsh } from "./commands/refile-lsh";
 import { registerReport } from "./commands/report";
+import { registerSources } from "./commands/sources";
 import { registerTail } from "./commands/tail";
 import { registerUrl } from "./commands/url";
 import { INPUT_ERROR_EXIT_CODE, InputError } from "./input-error";
@@ -31,6 +32,7 @@ const program = new Command()
   .option("--verbose", "print an error's stack trace (as STORYTRAIL_DEBUG=1 does)");
 
 registerCrawl(program);
+registerSources(program);
 registerUrl(program);
 registerExtract(program);
 registerReextract(program);

@@ -5,24 +5,31 @@
 import { Duration } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
+import type * as logs from "aws-cdk-lib/aws-logs";
 import type * as sqs from "aws-cdk-lib/aws-sqs";
 import type { Construct } from "constructs";
 import {
   dedupMetrics,
   discoverMetrics,
+  dispatchMetrics,
   fetchMetrics,
   METRICS_NAMESPACE,
   metricService,
   OUTCOME_DIMENSION,
   qualityMetrics,
-  SOURCE_DIMENSION,
+  SOURCE_PROPERTY,
 } from "../shared/config/metrics";
 
 export interface DashboardInputs {
   readonly queues: Readonly<Record<string, sqs.IQueue>>;
   readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
+  /** The fetch and quality functions' log groups: per-publisher figures are queried there. */
+  readonly logGroups: { readonly fetch: logs.ILogGroup; readonly quality: logs.ILogGroup };
 }
+
+/** Publishers in the worst-publishers tables. */
+const WORST_PUBLISHERS = 20;
 
 const FIVE_MINUTES = Duration.minutes(5);
 const DAY = Duration.days(1);
@@ -42,8 +49,43 @@ function perDimension(
   });
 }
 
-const perPublisher = (metricName: string, label: string) =>
-  perDimension(metricService.quality, SOURCE_DIMENSION, metricName, label);
+/**
+ * The worst publishers over the dashboard's time range, from the EMF documents that name the source
+ * as a property (Logs Insights reads them as log fields): no custom metric per publisher.
+ */
+function worstPublishers(logGroups: DashboardInputs["logGroups"]): cloudwatch.LogQueryWidget[] {
+  const src = SOURCE_PROPERTY;
+  const { pagesHandled: pages, articlesStored: stored, withHeadline } = fetchMetrics;
+  const { articles, medianBodyWords, validDateShare } = qualityMetrics;
+  return [
+    new cloudwatch.LogQueryWidget({
+      title: `Worst ${WORST_PUBLISHERS} publishers: share of fetched pages extracted, share with a headline`,
+      logGroupNames: [logGroups.fetch.logGroupName],
+      queryLines: [
+        `filter ispresent(${src}) and ispresent(${pages})`,
+        `stats sum(${stored}) * 100 / sum(${pages}) as extracted_pct, sum(${withHeadline}) * 100 / sum(${stored}) as headline_pct, sum(${pages}) as pages by ${src}`,
+        "sort extracted_pct asc, headline_pct asc",
+        `limit ${WORST_PUBLISHERS}`,
+      ],
+      view: cloudwatch.LogQueryVisualizationType.TABLE,
+      width: 12,
+      height: 8,
+    }),
+    new cloudwatch.LogQueryWidget({
+      title: `Worst ${WORST_PUBLISHERS} publishers: % with a valid date, median body words (quality run)`,
+      logGroupNames: [logGroups.quality.logGroupName],
+      queryLines: [
+        `filter ispresent(${src}) and ispresent(${validDateShare})`,
+        `stats latest(${validDateShare}) as dated_pct, latest(${medianBodyWords}) as median_words, latest(${articles}) as articles by ${src}`,
+        "sort dated_pct asc, median_words asc",
+        `limit ${WORST_PUBLISHERS}`,
+      ],
+      view: cloudwatch.LogQueryVisualizationType.TABLE,
+      width: 12,
+      height: 8,
+    }),
+  ];
+}
 
 /** A function's own (service-dimensioned) custom metric, summed per day. */
 const daily = (service: string, metricName: string, label: string) =>
@@ -66,7 +108,7 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
   dashboard.addWidgets(
     new cloudwatch.TextWidget({
       markdown:
-        "# storytrail\nDiscover → fetch queue → fetch → dedup queue → dedup → Clusters stream. What each alarm means: docs/operations.md.",
+        "# storytrail\nDispatch → discover queue → discover → fetch queue → fetch → dedup queue → dedup → Clusters stream. What each alarm means: docs/operations.md.",
       width: 24,
       height: 2,
     }),
@@ -87,8 +129,9 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
   );
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
-      title: "Discovery: URLs listed and enqueued a day",
+      title: "Discovery: sources dispatched, URLs listed and enqueued a day",
       left: [
+        daily(metricService.dispatch, dispatchMetrics.dispatched, "sources dispatched"),
         daily(metricService.discover, discoverMetrics.discovered, "discovered"),
         daily(metricService.discover, discoverMetrics.enqueued, "enqueued"),
         daily(metricService.discover, discoverMetrics.sourcesTimedOut, "sources out of time"),
@@ -160,41 +203,35 @@ export function buildDashboard(scope: Construct, id: string, inputs: DashboardIn
   );
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
-      title: "Per publisher: articles stored and with a headline, a day",
+      title: "Articles a day: pages fetched, stored, with a headline (all publishers)",
       left: [
-        perDimension(metricService.fetch, SOURCE_DIMENSION, fetchMetrics.articlesStored, "stored", "Sum"),
-        perDimension(
-          metricService.fetch,
-          SOURCE_DIMENSION,
-          fetchMetrics.withHeadline,
-          "with headline",
-          "Sum",
-        ),
-        perPublisher(qualityMetrics.articles, "collected (quality run)"),
+        daily(metricService.fetch, fetchMetrics.pagesHandled, "pages"),
+        daily(metricService.fetch, fetchMetrics.articlesStored, "stored"),
+        daily(metricService.fetch, fetchMetrics.withHeadline, "with headline"),
       ],
-      width: 8,
-    }),
-    new cloudwatch.GraphWidget({
-      title: "Per publisher: median body words",
-      left: [perPublisher(qualityMetrics.medianBodyWords, "median words")],
-      width: 8,
-    }),
-    new cloudwatch.GraphWidget({
-      title: "Per publisher: % with a valid date",
-      left: [perPublisher(qualityMetrics.validDateShare, "dated %")],
-      width: 8,
+      width: 24,
     }),
   );
+  dashboard.addWidgets(...worstPublishers(inputs.logGroups));
   dashboard.addWidgets(
     new cloudwatch.SingleValueWidget({
-      title: "Quality drops today",
+      title: "Quality drops today: publishers, findings (which: storytrail quality)",
       metrics: [
+        new cloudwatch.Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: qualityMetrics.publishersWithDrop,
+          dimensionsMap: { service: metricService.quality },
+          statistic: "Maximum",
+          period: DAY,
+          label: "publishers",
+        }),
         new cloudwatch.Metric({
           namespace: METRICS_NAMESPACE,
           metricName: qualityMetrics.drops,
           dimensionsMap: { service: metricService.quality },
           statistic: "Maximum",
           period: DAY,
+          label: "findings",
         }),
       ],
       width: 24,

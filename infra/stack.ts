@@ -2,7 +2,6 @@
  * The CloudFormation stack, built by iterating over the topology: every table, queue, bucket,
  * function, trigger and grant comes from infra/topology.ts; nothing here names a resource by hand.
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
@@ -13,13 +12,19 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { type Charset, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
-import { Schedule, ScheduleExpression, ScheduleTargetInput } from "aws-cdk-lib/aws-scheduler";
+import {
+  ContextAttribute,
+  Schedule,
+  ScheduleExpression,
+  ScheduleTargetInput,
+} from "aws-cdk-lib/aws-scheduler";
 import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
 import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/config/metrics";
-import type { Source } from "../shared/discover/sources";
+import { outputNames } from "../shared/config/resource-names";
+import { DEFAULT_SOURCE_SCHEDULE } from "../shared/discover/cadence";
 import { AlarmTopic } from "./alarm-topic";
 import { BackfillMap } from "./backfill";
 import { BUNDLING } from "./bundling";
@@ -32,7 +37,6 @@ import {
   acknowledgeSchedulerRole,
   acknowledgeTableIndexes,
 } from "./nag-suppressions";
-import { scheduleInputs } from "./schedule-inputs";
 import {
   type BucketName,
   environmentFor,
@@ -50,8 +54,9 @@ import { topologyTable } from "./topology-table";
 export interface StorytrailStackProps extends StackProps {
   /** Overrides of the topology's cron per schedule-triggered function (context `<fn>Schedule`). */
   readonly schedules?: Partial<Record<FunctionName, string>>;
-  /** Sources a schedule-triggered function receives as input, chunked per schedule (discover). */
-  readonly scheduleSources?: Partial<Record<FunctionName, readonly Source[]>>;
+  /** The cadence of sources that name none (context `discoverSchedule`; default DEFAULT_SOURCE_SCHEDULE).
+   * Sources themselves are data in the Sources table (`storytrail sources push`), never in the template. */
+  readonly defaultSourceSchedule?: string;
   /** Repo root the topology's entries are relative to. Default: the parent of infra/. */
   readonly projectRoot?: string;
   /** Deploy-time crawl settings (context `settings`, infra/deploy-settings.ts): every function's environment. */
@@ -121,20 +126,21 @@ export class StorytrailStack extends Stack {
       queues: this.queues,
       deadLetterQueues: this.deadLetterQueues,
       functions: this.functions,
+      logGroups: { fetch: this.functions.fetch.logGroup, quality: this.functions.quality.logGroup },
     });
     this.outputs();
     for (const warning of this.settings.warnings)
       Annotations.of(this).addWarningV2("storytrail:settings", warning);
   }
 
-  /** The quality λ counts sudden per-publisher extraction drops; any drop in a day alarms. */
+  /** The quality λ counts the publishers whose extraction quality fell suddenly; any in a day alarms. */
   private qualityAlarm(): void {
     this.alarms.alarm(this, "ExtractionQualityDropAlarm", {
       description:
         "A publisher's extraction quality fell suddenly (body length, share with a valid date, or no articles): see the quality function's log for which source and metric.",
       metric: new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: qualityMetrics.drops,
+        metricName: qualityMetrics.publishersWithDrop,
         dimensionsMap: { service: metricService.quality },
         statistic: "Maximum",
         period: Duration.days(1),
@@ -327,9 +333,7 @@ export class StorytrailStack extends Stack {
       return;
     }
     const cron = props.schedules?.[name] ?? trigger.cron;
-    const sources = props.scheduleSources?.[name];
-    const inputs = sources ? scheduleInputs(sources, cron) : [{ cron, chunk: 0, input: undefined }];
-    // One role per function, shared by its schedules; only the scheduler of this account may assume it.
+    // Only the scheduler of this account may assume the role.
     const role = new iam.Role(this, `${pascal(name)}SchedulerRole`, {
       assumedBy: new iam.ServicePrincipal("scheduler.amazonaws.com", {
         conditions: { StringEquals: { "aws:SourceAccount": this.account } },
@@ -337,20 +341,18 @@ export class StorytrailStack extends Stack {
       description: `EventBridge Scheduler invoking the storytrail ${name} function`,
     });
     acknowledgeSchedulerRole(role, fn);
-    for (const { cron: expression, chunk, input } of inputs) {
-      // Construct ids depend on the cron, not on list position, so adding a group moves nothing else.
-      const cronId = createHash("sha256").update(expression).digest("hex").slice(0, 8);
-      new Schedule(this, `${pascal(name)}Schedule${cronId}Part${chunk}`, {
-        schedule: ScheduleExpression.expression(expression),
-        description: `${trigger.description}${inputs.length > 1 ? ` (${expression}, part ${chunk})` : ""}`,
-        target: new LambdaInvoke(fn, {
-          role,
-          input: input ? ScheduleTargetInput.fromObject(input) : undefined,
-          retryAttempts: 2,
-          maxEventAge: Duration.hours(1),
-        }),
-      });
-    }
+    // The dispatcher's tick tells it which window it covers and the cadence of sources naming none.
+    const input = trigger.tick
+      ? ScheduleTargetInput.fromObject({
+          scheduled_time: ContextAttribute.scheduledTime,
+          default_schedule: props.defaultSourceSchedule ?? DEFAULT_SOURCE_SCHEDULE,
+        })
+      : undefined;
+    new Schedule(this, `${pascal(name)}Schedule`, {
+      schedule: ScheduleExpression.expression(cron),
+      description: trigger.description,
+      target: new LambdaInvoke(fn, { role, input, retryAttempts: 2, maxEventAge: Duration.hours(1) }),
+    });
   }
 
   private outputs(): void {
@@ -360,7 +362,7 @@ export class StorytrailStack extends Stack {
       // (Fn.importValue, examples/cluster-consumer) and attaches with ClusterStreamConsumer.
       const exported = (what: string) =>
         table.tableStreamArn ? { exportName: `${this.stackName}-${pascal(name)}${what}` } : {};
-      new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName, ...exported("TableName") });
+      new CfnOutput(this, outputNames.table(name), { value: table.tableName, ...exported("TableName") });
       if (table.tableStreamArn) {
         new CfnOutput(this, `${pascal(name)}StreamArn`, {
           value: table.tableStreamArn,

@@ -10,6 +10,7 @@ import {
   type QueueName,
   type TableName,
 } from "../shared/config/resource-names";
+import { DISPATCH_TICK_MINUTES } from "../shared/discover/cadence";
 import { measuredMemoryMb } from "./memory-sizing";
 
 export type { BucketName, QueueName, TableName };
@@ -56,10 +57,16 @@ export interface BucketSpec {
   readonly description: string;
 }
 
-export type FunctionName = "discover" | "fetch" | "dedup" | "quality" | "backfill";
+export type FunctionName = "dispatch" | "discover" | "fetch" | "dedup" | "quality" | "backfill";
 
 export type Trigger =
-  | { readonly kind: "schedule"; readonly cron: string; readonly description: string }
+  | {
+      readonly kind: "schedule";
+      readonly cron: string;
+      readonly description: string;
+      /** The schedule's input carries its scheduled time and the default source cadence (the dispatcher). */
+      readonly tick?: true;
+    }
   | {
       readonly kind: "queue";
       readonly queue: QueueName;
@@ -105,6 +112,20 @@ const FETCH_BATCH_SIZE = 10;
 // with margin.
 const FETCH_TIMEOUT_SECONDS = FETCH_BATCH_SIZE * 60 + 30;
 const DEDUP_TIMEOUT_SECONDS = 60;
+const DISCOVER_TIMEOUT_SECONDS = 600;
+/**
+ * Discover messages (one source each) per invocation: the sources discovery worked at once before it
+ * was fanned out (SOURCE_CONCURRENCY), whose memory was measured (445 MB at the sitemap caps).
+ */
+const DISCOVER_BATCH_SIZE = 4;
+/**
+ * Discover invocations at once. 10,000 daily sources are 2,500 batches; a source's discovery takes
+ * ~10-60 s (robots.txt, a sitemap index and its children at the 1 s host pace), so 50 invocations (200
+ * sources at once) read the day's list in ~10-50 min, well inside the fetch queue's 12 h, while taking
+ * 50 of the account's default 1,000 concurrent executions and at most ~200 Frontier claims in flight
+ * per source batch (16 each).
+ */
+const DISCOVER_MAX_CONCURRENCY = 50;
 /** SQS's longest retention: a dead letter waits as long as it can for its fix and redrive. */
 const DEAD_LETTER_RETENTION_DAYS = 14;
 // Lambda's maximum. A CC-NEWS file (~1 GB, ~30,000 pages) takes longer at ~40 pages/s: the function stops
@@ -132,7 +153,8 @@ export const topology: Topology = {
     },
     sources: {
       partitionKey: { name: "source_id", type: "S" },
-      description: "Per-source discovery state (last successful run, for lastmod filtering).",
+      description:
+        "The sources: each one's config (storytrail sources push), discovery state and quality figures.",
     },
     hosts: {
       partitionKey: { name: "host", type: "S" },
@@ -161,6 +183,20 @@ export const topology: Topology = {
     },
   },
   queues: {
+    discover: {
+      fifo: false,
+      // Lambda's advice for an SQS trigger: six times the function's timeout.
+      visibilityTimeoutSeconds: DISCOVER_TIMEOUT_SECONDS * 6,
+      // A source whose discovery throws (a DynamoDB or SQS error, not a publisher's: those are recorded
+      // as problems) is tried three times, then parked in the DLQ for a look.
+      maxReceiveCount: 3,
+      retentionDays: 1,
+      deadLetterRetentionDays: DEAD_LETTER_RETENTION_DAYS,
+      // The daily burst of 10,000 sources drains in under an hour at the consumer's concurrency; a
+      // source still waiting after 2 h means discovery is failing or throttled.
+      alarmAgeSeconds: 2 * 3600,
+      description: "Sources due now, one per message, from the dispatcher to discovery.",
+    },
     fetch: {
       // FIFO with MessageGroupId = host: one in-flight batch per host across all concurrent Lambdas.
       fifo: true,
@@ -192,12 +228,36 @@ export const topology: Topology = {
     raw: { expireAfterDays: 180, description: "Gzip raw HTML samples, for re-running extraction." },
   },
   functions: {
+    dispatch: {
+      entry: "lambdas/dispatch.ts",
+      // One scan of the Sources table's configs in memory (~0.3 KB each: 30 MB at 100,000 sources; a
+      // local 100,000-source push and dispatch peaked at 384 MB RSS for the whole process).
+      memoryMb: 512,
+      // 10,000 due sources are 1,000 SendMessageBatch calls, 8 in flight (~3 s); the scan of 100,000
+      // sources and their 10,000 calls fit too (~3 min on the local emulators).
+      timeoutSeconds: 300,
+      trigger: {
+        kind: "schedule",
+        // The tick (DISPATCH_TICK_MINUTES, shared/discover/cadence.ts): every source's cadence is
+        // evaluated against it, so the stack has this one schedule whatever the sources name.
+        cron: `cron(0/${DISPATCH_TICK_MINUTES} * * * ? *)`,
+        description: `Every ${DISPATCH_TICK_MINUTES} minutes: discover the sources due`,
+        tick: true,
+      },
+      access: { tables: { sources: "read" }, queues: { discover: "send" }, buckets: {} },
+      description: "Reads the sources due now from the Sources table; one discover message per source.",
+    },
     discover: {
       entry: "lambdas/discover.ts",
       // Measured: 4 sources at once at the sitemap caps peak at 445 MB (infra/memory-sizing.ts).
       memoryMb: measuredMemoryMb("discover"),
-      timeoutSeconds: 600,
-      trigger: { kind: "schedule", cron: "cron(0 5 * * ? *)", description: "Daily crawl at 05:00 UTC" },
+      timeoutSeconds: DISCOVER_TIMEOUT_SECONDS,
+      trigger: {
+        kind: "queue",
+        queue: "discover",
+        batchSize: DISCOVER_BATCH_SIZE,
+        maxConcurrency: DISCOVER_MAX_CONCURRENCY,
+      },
       access: {
         // hosts: discovery's requests keep the pace fetch keeps (shared/fetch/request-pacing.ts).
         tables: { frontier: "readwrite", sources: "readwrite", hosts: "readwrite" },

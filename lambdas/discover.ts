@@ -1,35 +1,35 @@
-/** discover λ (scheduled): sources in the event → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { Context } from "aws-lambda";
+/** discover λ (SQS, from the dispatcher): one source per message → robots, sitemaps, feeds → new canonical URLs on the fetch queue. */
+import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
+import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { FetchQueueSender } from "../shared/aws/queue-sender";
 import { SourcesTable } from "../shared/aws/sources-table";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { clockFrom } from "../shared/config/clock";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import { discoverMetrics, METRICS_NAMESPACE, metricService } from "../shared/config/metrics";
+import { parseDiscoverMessage } from "../shared/crawl/discover-message";
 import { type DiscoverRunSummary, runDiscovery } from "../shared/crawl/discover-run";
 import { RobotsCache } from "../shared/discover/robots";
-import { parseSources } from "../shared/discover/sources";
 import { HttpClient } from "../shared/fetch/http";
 
-export interface DiscoverEvent {
-  /** The sources to crawl: `{ sources: [...] }` as in sources.example.json. */
-  readonly sources: unknown;
-  /** Retries of one scheduled run share it, so their claims are re-sent, not lost. Defaults to the UTC hour. */
-  readonly run_id?: string;
+export interface DiscoverHooks {
+  /** Each source's run, as it ends (the local runtime adds them up into a run's summary). */
+  readonly onRun?: (summary: DiscoverRunSummary) => void;
 }
 
-export function createDiscoverHandler(env: Env) {
+export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
   const logger = functionLogger("storytrail-discover");
-  const metrics = new Metrics({
+  const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.discover,
-  });
+  };
   const settings = crawlSettings(env);
   const clock = clockFrom(settings.STORYTRAIL_NOW);
   const { endpoints, region } = awsTarget(env);
@@ -45,14 +45,21 @@ export function createDiscoverHandler(env: Env) {
   const hosts = resource.table(env, "hosts");
   const minDelayMs = settings.STORYTRAIL_MIN_HOST_DELAY_MS;
   const robotsPacer = new HostPaceTable(doc, hosts, { minDelayMs });
+  const robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, robotsPacer);
 
-  return async (event: DiscoverEvent, context?: Context): Promise<DiscoverRunSummary> => {
-    if (context) logger.addContext(context);
-    const sources = parseSources(event.sources);
-    const runId = event.run_id ?? clock().toISOString().slice(0, 13);
-    const summary = await runDiscovery(sources, runId, {
+  const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics, context?: Context) => {
+    let message: ReturnType<typeof parseDiscoverMessage>;
+    try {
+      message = parseDiscoverMessage(record.body);
+    } catch (err) {
+      // Reported failed: retried, then kept in the DLQ (alarmed); the reason is logged here.
+      logger.error("malformed discover message", { message_id: record.messageId, reason: String(err) });
+      throw err;
+    }
+    const { run_id, source } = message;
+    const summary = await runDiscovery([source], run_id, {
       http,
-      robots: new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, robotsPacer),
+      robots,
       minHostDelayMs: minDelayMs,
       pacer: (opts) => new HostPaceTable(doc, hosts, opts),
       frontier,
@@ -60,30 +67,36 @@ export function createDiscoverHandler(env: Env) {
       fetchQueue,
       now: clock,
       log: (msg, data) => logger.warn(msg, data),
-      // Each source's time budget is cut from what is left of this invocation.
+      // The source's time budget is what is left of this invocation.
       ...(context ? { remainingMs: () => context.getRemainingTimeInMillis() } : {}),
     });
-    logger.info("discovery run finished", { ...summary });
-    const sum = (f: (s: DiscoverRunSummary["sources"][number]) => number) =>
-      summary.sources.reduce((n, s) => n + f(s), 0);
-    metrics.addMetric(
-      discoverMetrics.discovered,
-      MetricUnit.Count,
-      sum((s) => s.discovered),
-    );
-    metrics.addMetric(discoverMetrics.enqueued, MetricUnit.Count, summary.enqueued);
-    metrics.addMetric(
-      discoverMetrics.sourcesTimedOut,
-      MetricUnit.Count,
-      sum((s) => (s.completed ? 0 : 1)),
-    );
-    metrics.publishStoredMetrics();
-    return summary;
+    logger.info("source discovered", { ...summary.sources[0], run_id, enqueued: summary.enqueued });
+    const [s] = summary.sources;
+    metrics.add(discoverMetrics.discovered, MetricUnit.Count, s?.discovered ?? 0);
+    metrics.add(discoverMetrics.enqueued, MetricUnit.Count, summary.enqueued);
+    metrics.add(discoverMetrics.sourcesTimedOut, MetricUnit.Count, s && !s.completed ? 1 : 0);
+    hooks.onRun?.(summary);
+  };
+
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) logger.addContext(context);
+    const metrics = new InvocationMetrics(metricsOptions);
+    try {
+      // The batch's sources run at once (the batch size bounds them, topology.ts), each on its own budget.
+      return await processPartialResponse(
+        event,
+        (record: SQSRecord) => recordHandler(record, metrics, context),
+        new BatchProcessor(EventType.SQS),
+        { context, throwOnFullBatchFailure: false },
+      );
+    } finally {
+      metrics.publish();
+    }
   };
 }
 
 let cached: ReturnType<typeof createDiscoverHandler> | undefined;
-export const handler = (event: DiscoverEvent, context?: Context) => {
+export const handler = (event: SQSEvent, context?: Context) => {
   cached ??= createDiscoverHandler(process.env);
   return cached(event, context);
 };

@@ -25,7 +25,7 @@ import {
   METRICS_NAMESPACE,
   metricService,
   OUTCOME_DIMENSION,
-  SOURCE_DIMENSION,
+  SOURCE_PROPERTY,
 } from "../shared/config/metrics";
 import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-article";
 import { fetchAttempt } from "../shared/crawl/fetch-attempt";
@@ -76,13 +76,20 @@ export function createFetchHandler(env: Env) {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.fetch,
   };
-  /** The outcome by kind or reason; per source, articles stored and those with a headline. */
+  /** The outcome by kind or reason; per source (a property, not a dimension), pages, articles stored
+   * and those with a headline. */
   const count = (metrics: InvocationMetrics, outcome: string, sourceId: string, stored?: FetchOutcome) => {
     metrics.add(fetchMetrics.outcomes, MetricUnit.Count, 1, { name: OUTCOME_DIMENSION, value: outcome });
-    if (stored?.kind !== "article") return;
-    const source = { name: SOURCE_DIMENSION, value: sourceId };
-    metrics.add(fetchMetrics.articlesStored, MetricUnit.Count, 1, source);
-    metrics.add(fetchMetrics.withHeadline, MetricUnit.Count, stored.has_headline ? 1 : 0, source);
+    const source = { name: SOURCE_PROPERTY, value: sourceId };
+    const article = stored?.kind === "article";
+    metrics.tally(fetchMetrics.pagesHandled, MetricUnit.Count, 1, source);
+    metrics.tally(fetchMetrics.articlesStored, MetricUnit.Count, article ? 1 : 0, source);
+    metrics.tally(
+      fetchMetrics.withHeadline,
+      MetricUnit.Count,
+      article && stored.has_headline ? 1 : 0,
+      source,
+    );
   };
   const settings = crawlSettings(env);
   const { endpoints, region } = awsTarget(env);

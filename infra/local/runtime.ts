@@ -9,7 +9,8 @@ import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import type { Context, SQSEvent } from "aws-lambda";
 import { createBackfillHandler } from "../../lambdas/backfill";
 import { createDedupHandler } from "../../lambdas/dedup";
-import { createDiscoverHandler, type DiscoverEvent } from "../../lambdas/discover";
+import { createDiscoverHandler } from "../../lambdas/discover";
+import { createDispatchHandler, type DispatchEvent } from "../../lambdas/dispatch";
 import { createFetchHandler } from "../../lambdas/fetch";
 import { createQualityHandler } from "../../lambdas/quality";
 import {
@@ -19,7 +20,12 @@ import {
   type Endpoints,
   makeClients,
 } from "../../shared/aws/clients";
+import { SourceCatalogTable } from "../../shared/aws/source-catalog-table";
 import type { DiscoverRunSummary } from "../../shared/crawl/discover-run";
+import type { DispatchSummary } from "../../shared/crawl/dispatch-run";
+import { DEFAULT_SOURCE_SCHEDULE } from "../../shared/discover/cadence";
+import { applySourcesDiff, diffSources, type SourcesDiff } from "../../shared/discover/source-catalog";
+import { parseSources } from "../../shared/discover/sources";
 import {
   consumerOf,
   environmentFor,
@@ -80,8 +86,16 @@ export interface RunCounts {
 
 export type LocalHandler = (event: unknown, context: Context) => Promise<unknown>;
 
+/** A local discovery run: what the dispatcher sent and what each source's discovery found. */
+export interface LocalDiscoveryRun extends DiscoverRunSummary {
+  readonly dispatch: DispatchSummary;
+}
+
 export class LocalRuntime {
   private readonly handlers = new Map<FunctionName, LocalHandler>();
+  /** Collects the discover λ's per-source runs while discoverDue works the discover queue off (from the
+   * handler the runtime makes; one an `instrument` supplies without calling `make` reports none). */
+  private discoverRuns: DiscoverRunSummary[] | undefined;
 
   private constructor(
     readonly clients: AwsClients,
@@ -112,7 +126,8 @@ export class LocalRuntime {
     if (!h) {
       const env = this.env(fn);
       const factories = {
-        discover: () => createDiscoverHandler(env),
+        dispatch: () => createDispatchHandler(env),
+        discover: () => createDiscoverHandler(env, { onRun: (run) => this.discoverRuns?.push(run) }),
         fetch: () => createFetchHandler(env),
         dedup: () => createDedupHandler(env),
         quality: () => createQualityHandler(env),
@@ -138,10 +153,59 @@ export class LocalRuntime {
     });
   }
 
-  /** What EventBridge Scheduler does: invoke the function with the schedule's input. An abort
-   * `signal` ends discovery early, as its timeout would (sources not finished resume next run). */
-  discover(event: DiscoverEvent, opts: { signal?: AbortSignal } = {}): Promise<DiscoverRunSummary> {
-    return this.invoke("discover", event, opts) as Promise<DiscoverRunSummary>;
+  /** The local Sources table as the catalog `storytrail sources push` writes. */
+  sourceCatalog(): SourceCatalogTable {
+    return new SourceCatalogTable(this.clients.doc, this.resources.tables.sources);
+  }
+
+  /** Makes the Sources table's configured set exactly `sources` (a push); returns what changed. */
+  async pushSources(sources: unknown, now = new Date()): Promise<SourcesDiff> {
+    const catalog = this.sourceCatalog();
+    const diff = diffSources(await catalog.list(), parseSources(sources));
+    await applySourcesDiff(catalog, diff, now);
+    return diff;
+  }
+
+  /**
+   * What the dispatcher's schedule does (invoke it with its tick), then the discover queue worked off,
+   * as its Lambda trigger would: the sources due at `scheduled_time` (all with `all`) are discovered.
+   * Fetch and dedup are left for drain(). An abort `signal` ends discovery early, as its timeout would
+   * (sources not finished resume next run; messages not received stay queued).
+   */
+  async discoverDue(event: DispatchEvent, opts: { signal?: AbortSignal } = {}): Promise<LocalDiscoveryRun> {
+    const runs: DiscoverRunSummary[] = [];
+    this.discoverRuns = runs;
+    try {
+      const dispatch = (await this.invoke("dispatch", {
+        default_schedule: DEFAULT_SOURCE_SCHEDULE,
+        ...event,
+      })) as DispatchSummary;
+      await this.drain({ only: ["discover"], ...(opts.signal ? { signal: opts.signal } : {}) });
+      const sources = runs.flatMap((r) => r.sources).sort((a, b) => a.source_id.localeCompare(b.source_id));
+      const enqueued = runs.reduce((n, r) => n + r.enqueued, 0);
+      return { run_id: dispatch.run_id, sources, enqueued, dispatch };
+    } finally {
+      this.discoverRuns = undefined;
+    }
+  }
+
+  /**
+   * A discovery run of exactly these sources, now: the Sources table is made to hold them (added,
+   * changed, removed, as `storytrail sources push` would), then every one is dispatched and discovered.
+   * The summary lists the sources in the given order.
+   */
+  async discover(
+    event: { readonly sources: unknown; readonly run_id?: string },
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<LocalDiscoveryRun> {
+    const order = parseSources(event.sources).map((s) => s.id);
+    await this.pushSources(event.sources);
+    const run = await this.discoverDue(
+      { all: true, ...(event.run_id ? { run_id: event.run_id } : {}) },
+      opts,
+    );
+    const byId = new Map(run.sources.map((s) => [s.source_id, s]));
+    return { ...run, sources: order.flatMap((id) => byId.get(id) ?? []) };
   }
 
   invoke(fn: FunctionName, event: unknown, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
@@ -176,13 +240,20 @@ export class LocalRuntime {
    * the queues.
    */
   async drain(
-    opts: { onBatch?: (p: DrainProgress) => void; maxMs?: number; signal?: AbortSignal } = {},
+    opts: {
+      onBatch?: (p: DrainProgress) => void;
+      maxMs?: number;
+      signal?: AbortSignal;
+      /** Work only these queues (default: all). */
+      only?: readonly QueueName[];
+    } = {},
   ): Promise<DrainStats> {
+    const queues = opts.only ?? queueNames;
     const stats: DrainStats = { batches: {}, messages: {}, failedDeliveries: {} };
     const deadline = Date.now() + (opts.maxMs ?? 30 * 60_000);
     for (;;) {
       await Promise.all(
-        queueNames.flatMap((q) => {
+        queues.flatMap((q) => {
           const fn = consumerOf(q);
           const spec = topology.functions[fn];
           if (spec.trigger.kind !== "queue") return [];
@@ -193,7 +264,7 @@ export class LocalRuntime {
             while (!opts.signal?.aborted) {
               const r = await pumpOnce(
                 this.clients.sqs,
-                (e: SQSEvent) => handler(e, this.context(fn)) as ReturnType<SqsHandler>,
+                (e: SQSEvent) => handler(e, this.context(fn, opts.signal)) as ReturnType<SqsHandler>,
                 {
                   queueUrl: this.resources.queueUrls[q],
                   queueArn: this.resources.queueArns[q],
@@ -214,7 +285,7 @@ export class LocalRuntime {
         }),
       );
       if (opts.signal?.aborted) return stats;
-      const depths = await Promise.all(queueNames.map(async (q) => [q, await this.queueDepth(q)] as const));
+      const depths = await Promise.all(queues.map(async (q) => [q, await this.queueDepth(q)] as const));
       if (depths.every(([, d]) => d === 0)) return stats;
       if (Date.now() > deadline) {
         throw new Error(
@@ -289,6 +360,7 @@ export class LocalRuntime {
       } else pending++;
     }
     const dead_lettered = {
+      discover: await this.deadLettered("discover"),
       fetch: await this.deadLettered("fetch"),
       dedup: await this.deadLettered("dedup"),
     };

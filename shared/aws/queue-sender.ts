@@ -5,7 +5,8 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import type { DedupQueue, FetchQueue } from "../crawl/ports";
+import type { DiscoverMessage } from "../crawl/discover-message";
+import type { DedupQueue, DiscoverQueue, FetchQueue } from "../crawl/ports";
 import type { DedupMessage, FetchMessage } from "../records";
 import { hostOf } from "../url/canonical-url";
 
@@ -65,5 +66,33 @@ export class DedupQueueSender implements DedupQueue {
       this.queueUrl,
       messages.map((m) => ({ MessageBody: JSON.stringify(m) })),
     );
+  }
+}
+
+/**
+ * SendMessageBatch calls in flight at once for the discover queue. One at a time, 99,990 messages took
+ * the dispatcher 178 s on the local emulator (~18 ms a call), too near its 300 s timeout; a standard
+ * queue takes them in any order.
+ */
+const DISCOVER_SEND_CONCURRENCY = 8;
+
+/** Standard discover queue: one message per source; a duplicate delivery re-reads a source harmlessly
+ * (Frontier claims are atomic, so no URL is enqueued twice). */
+export class DiscoverQueueSender implements DiscoverQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async send(messages: readonly DiscoverMessage[]): Promise<void> {
+    const entries = messages.map((m) => ({ MessageBody: JSON.stringify(m) }));
+    let next = 0;
+    const worker = async () => {
+      for (let i = next; i < entries.length; i = next) {
+        next += 10;
+        await sendBatched(this.sqs, this.queueUrl, entries.slice(i, i + 10));
+      }
+    };
+    await Promise.all(Array.from({ length: DISCOVER_SEND_CONCURRENCY }, worker));
   }
 }

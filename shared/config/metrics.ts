@@ -2,15 +2,25 @@
  * The custom CloudWatch metrics, declared once: the functions emit them (Powertools Metrics, EMF) and
  * the stack's alarms and dashboard watch them. A metric an alarm watches must appear here with the
  * function (Powertools `service` dimension) that emits it; test/infra/stack.test.ts checks both sides.
+ * No metric has a per-source dimension (each value would be a custom metric of its own: 50,000 at
+ * 10,000 sources); per-publisher figures carry the source as a plain property of their EMF document
+ * (SOURCE_PROPERTY), which Logs Insights queries (the dashboard's worst-publishers tables).
+ * infra/custom-metrics.ts lists every metric with its dimensions and how many there can be.
  */
 export const METRICS_NAMESPACE = "storytrail";
 
 /** The Powertools service dimension each emitting function sets. */
 export const metricService = {
+  dispatch: "dispatch",
   discover: "discover",
   fetch: "fetch",
   dedup: "dedup",
   quality: "quality",
+} as const;
+
+export const dispatchMetrics = {
+  /** Sources a tick sent to the discover queue (those due in its window). */
+  dispatched: "SourcesDispatched",
 } as const;
 
 export const discoverMetrics = {
@@ -25,9 +35,11 @@ export const discoverMetrics = {
 export const fetchMetrics = {
   /** One per handled URL, with dimension `outcome`: article, not_modified, or the failure reason. */
   outcomes: "FetchOutcomes",
-  /** Per source (dimension source_id): articles stored. */
+  /** Pages handled (any outcome); per source in the logs (SOURCE_PROPERTY), extraction share = stored / this. */
+  pagesHandled: "PagesHandled",
+  /** Articles stored; per source in the logs. */
   articlesStored: "ArticlesStored",
-  /** Per source: articles stored with a headline (headline share = this / ArticlesStored). */
+  /** Articles stored with a headline (headline share = this / ArticlesStored); per source in the logs. */
   withHeadline: "ArticlesWithHeadline",
 } as const;
 
@@ -44,15 +56,17 @@ export const dedupMetrics = {
 export const OUTCOME_DIMENSION = "outcome";
 
 export const qualityMetrics = {
-  /** Sources whose quality fell suddenly against their own history this run (alarmed when > 0). */
+  /** Quality findings this run (a source may have one per figure). */
   drops: "QualityDrops",
-  /** Per source (dimension source_id): the day's articles. */
+  /** Publishers with at least one finding this run: the drop alarm's metric (alarmed when > 0). */
+  publishersWithDrop: "PublishersWithQualityDrop",
+  /** The day's articles; per source in the logs (SOURCE_PROPERTY). */
   articles: "ArticlesExtracted",
-  /** Per source: median body words of the day's articles. */
+  /** Median body words of the day's articles; per source in the logs. */
   medianBodyWords: "MedianBodyWords",
-  /** Per source: percentage of the day's articles with a valid UTC publication date. */
+  /** Percentage of the day's articles with a valid UTC publication date; per source in the logs. */
   validDateShare: "ValidDateShare",
 } as const;
 
-/** The dimension that names a source on per-publisher metrics. */
-export const SOURCE_DIMENSION = "source_id";
+/** The EMF property (not a dimension) that names the source of per-publisher figures. */
+export const SOURCE_PROPERTY = "source_id";

@@ -11,7 +11,7 @@ export type TableName =
   | "fingerprints"
   | "buckets"
   | "clusters";
-export type QueueName = "fetch" | "dedup";
+export type QueueName = "discover" | "fetch" | "dedup";
 export type BucketName = "raw";
 
 export const envNames = {
@@ -19,6 +19,13 @@ export const envNames = {
   queue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_URL`,
   deadLetterQueue: (q: QueueName) => `QUEUE_${q.toUpperCase()}_DLQ_URL`,
   bucket: (b: BucketName) => `BUCKET_${b.toUpperCase()}`,
+} as const;
+
+const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
+
+/** The stack's CloudFormation outputs that name a resource: the CLI finds a deployed table by them. */
+export const outputNames = {
+  table: (t: TableName) => `${pascal(t)}TableName`,
 } as const;
 
 /** Articles by the UTC day they were collected (sort key collected_at): the quality λ reads one day

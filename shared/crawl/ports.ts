@@ -3,6 +3,7 @@
  * against DynamoDB, SQS and S3; tests and the CLI may implement them in memory.
  */
 import type { Article, DedupMessage, FailureReason, FetchMessage } from "../records";
+import type { DiscoverMessage } from "./discover-message";
 
 export type FrontierStatus = "queued" | "fetched" | "failed";
 
@@ -119,6 +120,10 @@ export interface RawSample {
 
 export interface FetchQueue {
   send(messages: readonly FetchMessage[]): Promise<void>;
+}
+
+export interface DiscoverQueue {
+  send(messages: readonly DiscoverMessage[]): Promise<void>;
 }
 
 export interface DedupQueue {

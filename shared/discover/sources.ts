@@ -6,6 +6,7 @@ import * as z from "zod/mini";
 import "../config/zod-messages";
 import { MAX_CRAWL_DELAY_MS } from "../fetch/crawl-delay";
 import type { FetchMessage } from "../records";
+import { parseCadence } from "./cadence";
 
 export interface Source {
   id: string;
@@ -53,6 +54,17 @@ const hostName = z
     z.regex(/^(?:[a-z0-9-]+\.)+[a-z0-9-]+$/, "must be a host name such as partner-news.com"),
   );
 
+/** The dispatcher must be able to tell when the cadence is due (cadence.ts); the shape is checked apart. */
+function readableCadence(schedule: string): boolean {
+  if (!SCHEDULE.test(schedule)) return true;
+  try {
+    parseCadence(schedule);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const SCHEDULE =
   /^(?:rate\(\s*[1-9]\d*\s+(?:minute|minutes|hour|hours|day|days)\s*\)|cron\(\s*\S+(?:\s+\S+){5}\s*\))$/;
 
@@ -86,7 +98,16 @@ const sourceSchema = z.pipe(
     feeds: z._default(z.array(httpUrl), []),
     sitemaps: z._default(z.array(httpUrl), []),
     schedule: z.optional(
-      z.string().check(z.trim(), z.regex(SCHEDULE, "must be rate(N unit) or a 6-field cron(…) expression")),
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.regex(SCHEDULE, "must be rate(N unit) or a 6-field cron(…) expression"),
+          z.refine(
+            readableCadence,
+            "cron(…) fields may use numbers, names, *, ?, lists, ranges and steps (not L, W or #), in range",
+          ),
+        ),
     ),
     language: z.optional(
       z

@@ -8,7 +8,6 @@ import type { IConstruct } from "constructs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../../infra/deploy-settings";
 import { v8HeapFlags } from "../../infra/memory-sizing";
-import { MAX_SCHEDULE_INPUT_BYTES, scheduleInputs } from "../../infra/schedule-inputs";
 import { StorytrailStack } from "../../infra/stack";
 import {
   type BucketName,
@@ -25,32 +24,15 @@ import {
 import {
   dedupMetrics,
   discoverMetrics,
+  dispatchMetrics,
   fetchMetrics,
   METRICS_NAMESPACE,
   metricService,
   qualityMetrics,
 } from "../../shared/config/metrics";
-import { parseSources, type Source } from "../../shared/discover/sources";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const DISCOVER_OVERRIDE = "cron(30 4 * * ? *)";
-const HOURLY = "cron(15 * * * ? *)";
-// Enough sources to need several inputs on the default cron, plus one source with its own cron.
-const sources = parseSources([
-  ...Array.from({ length: 120 }, (_, i) => ({
-    id: `source-${i}`,
-    publication: `Publication number ${i}`,
-    homepage: `https://news-${i}.example/`,
-    sitemaps: [`https://news-${i}.example/sitemap.xml`, `https://news-${i}.example/news-sitemap.xml`],
-  })),
-  {
-    id: "wire",
-    publication: "Wire",
-    homepage: "https://wire.example/",
-    feeds: ["https://wire.example/rss"],
-    schedule: HOURLY,
-  },
-]);
 
 const SETTINGS = {
   STORYTRAIL_USER_AGENT: "examplebot/1.0 (+https://ops.example/crawler)",
@@ -75,8 +57,7 @@ beforeAll(() => {
   app = new App({ context, outdir: mkdtempSync(path.join(tmpdir(), "storytrail-cdk-")) });
   stack = new StorytrailStack(app, "StorytrailTest", {
     projectRoot: repoRoot,
-    schedules: { discover: DISCOVER_OVERRIDE },
-    scheduleSources: { discover: sources },
+    defaultSourceSchedule: DISCOVER_OVERRIDE,
     settings: deploySettings({ ...SETTINGS, ...OPS }),
   });
   template = Template.fromStack(stack);
@@ -323,9 +304,9 @@ describe("functions", () => {
     });
   });
 
-  it("alarms on a sudden per-publisher extraction quality drop (the quality λ's metric)", () => {
+  it("alarms on a sudden per-publisher extraction quality drop (the quality λ's bounded count)", () => {
     template.hasResourceProperties("AWS::CloudWatch::Alarm", {
-      MetricName: "QualityDrops",
+      MetricName: "PublishersWithQualityDrop",
       Namespace: "storytrail",
       Dimensions: [{ Name: "service", Value: "quality" }],
       Threshold: 0,
@@ -358,25 +339,21 @@ describe("schedules", () => {
       )
       .filter((s) => refs(s.Target.Arn).has(logicalId(stack.functions[name])));
 
-  it("splits the discover sources over schedules: overridden default cron, own crons, inputs under 8 KB", () => {
-    const schedules = schedulesOf("discover");
-    expect(schedules).toHaveLength(scheduleInputs(sources, DISCOVER_OVERRIDE).length);
-    expect(new Set(schedules.map((s) => s.ScheduleExpression))).toEqual(new Set([DISCOVER_OVERRIDE, HOURLY]));
-    const carried: Source[] = [];
-    for (const s of schedules) {
-      expect(Buffer.byteLength(s.Target.Input!, "utf8")).toBeLessThanOrEqual(MAX_SCHEDULE_INPUT_BYTES);
-      const input = JSON.parse(s.Target.Input!) as { sources: Source[] };
-      for (const source of input.sources)
-        expect(source.schedule ?? DISCOVER_OVERRIDE).toBe(s.ScheduleExpression);
-      carried.push(...input.sources);
-    }
-    expect(carried.map((s) => s.id).sort()).toEqual(sources.map((s) => s.id).sort());
+  it("ticks the dispatcher with its scheduled time and the default source cadence, nothing per source", () => {
+    const [tick, ...more] = schedulesOf("dispatch");
+    expect(more).toEqual([]);
+    const trigger = topology.functions.dispatch.trigger;
+    expect(tick!.ScheduleExpression).toBe(trigger.kind === "schedule" ? trigger.cron : "");
+    expect(JSON.parse(tick!.Target.Input!)).toEqual({
+      scheduled_time: "<aws.scheduler.scheduled-time>",
+      default_schedule: DISCOVER_OVERRIDE,
+    });
   });
 
   it("runs every other scheduled function on its topology cron", () => {
     for (const name of functionNames) {
       const trigger = topology.functions[name].trigger;
-      if (trigger.kind !== "schedule" || name === "discover") continue;
+      if (trigger.kind !== "schedule" || name === "dispatch") continue;
       expect(schedulesOf(name).map((s) => s.ScheduleExpression)).toEqual([trigger.cron]);
     }
   });
@@ -610,8 +587,11 @@ describe("operations", () => {
       expect(body).toContain(logicalId(stack.deadLetterQueues[name]));
     }
     for (const name of functionNames) expect(body).toContain(logicalId(stack.functions[name]));
-    for (const metrics of [discoverMetrics, fetchMetrics, dedupMetrics, qualityMetrics])
+    for (const metrics of [dispatchMetrics, discoverMetrics, fetchMetrics, dedupMetrics, qualityMetrics])
       for (const metric of Object.values(metrics)) expect(body).toContain(metric);
+    // Per publisher from the logs (the source a property of the EMF documents), never a metric dimension.
+    expect(body).toContain("Worst 20 publishers");
+    expect(body).not.toMatch(/SEARCH\([^)]*source_id/);
     expect(body).toContain("ApproximateAgeOfOldestMessage");
   });
 

@@ -22,7 +22,7 @@ import {
   METRICS_NAMESPACE,
   metricService,
   OUTCOME_DIMENSION,
-  SOURCE_DIMENSION,
+  SOURCE_PROPERTY,
 } from "../../shared/config/metrics";
 import { MAX_FETCH_ATTEMPTS } from "../../shared/crawl/fetch-attempt";
 import { hostOf } from "../../shared/url/canonical-url";
@@ -356,28 +356,34 @@ describe("fetch handler: a batch's hosts concurrently", () => {
         .flatMap((d) => (d[metric] === undefined ? [] : [d[metric]].flat()) as number[]);
     const stat = (xs: number[]) => ({ sum: xs.reduce((s, x) => s + x, 0), count: xs.length });
 
-    // Per page these were 15 documents (one per outcome, two per stored article): now
-    // one per outcome and one per source.
-    expect(docs).toHaveLength(4 + 2);
+    // Per page these were 15 documents (one per outcome, two per stored article): now one per outcome
+    // and one per source (the malformed message's source is "unknown").
+    expect(docs).toHaveLength(4 + 4);
     for (const d of docs) {
       expect(d.service).toBe(metricService.fetch);
       const [set] = d._aws.CloudWatchMetrics;
       expect(set?.Namespace).toBe(METRICS_NAMESPACE);
-      const dimension = OUTCOME_DIMENSION in d ? OUTCOME_DIMENSION : SOURCE_DIMENSION;
-      expect(set?.Dimensions).toEqual([["service", dimension]]);
+      // Only the outcome is a dimension: a source is a plain property, so no custom metric per source.
+      expect(set?.Dimensions).toEqual([
+        OUTCOME_DIMENSION in d ? ["service", OUTCOME_DIMENSION] : ["service"],
+      ]);
     }
     const outcomes = (o: string) => stat(samples(OUTCOME_DIMENSION, o, fetchMetrics.outcomes));
     expect(outcomes("article")).toEqual({ sum: 4, count: 4 });
     expect(outcomes("http_404")).toEqual({ sum: 1, count: 1 });
     expect(outcomes("http_5xx")).toEqual({ sum: 1, count: 1 });
     expect(outcomes("malformed")).toEqual({ sum: 1, count: 1 });
-    // The headline share per source (Sum / SampleCount) comes out of the same samples as before.
-    const stored = (src: string) => stat(samples(SOURCE_DIMENSION, src, fetchMetrics.articlesStored));
-    const withHeadline = (src: string) => stat(samples(SOURCE_DIMENSION, src, fetchMetrics.withHeadline));
-    expect(stored("src-a")).toEqual({ sum: 2, count: 2 });
-    expect(withHeadline("src-a")).toEqual({ sum: 1, count: 2 });
-    expect(stored("src-b")).toEqual({ sum: 2, count: 2 });
-    expect(withHeadline("src-b")).toEqual({ sum: 2, count: 2 });
-    expect(samples(SOURCE_DIMENSION, "src-c", fetchMetrics.articlesStored)).toEqual([]);
+    // Per source, one scalar per figure (Logs Insights sums scalars): extraction and headline shares.
+    const figures = (src: string) => {
+      const [doc, ...more] = docs.filter((d) => d[SOURCE_PROPERTY] === src);
+      expect(more).toEqual([]);
+      return [fetchMetrics.pagesHandled, fetchMetrics.articlesStored, fetchMetrics.withHeadline].map(
+        (m) => doc?.[m],
+      );
+    };
+    expect(figures("src-a")).toEqual([2, 2, 1]);
+    expect(figures("src-b")).toEqual([2, 2, 2]);
+    expect(figures("src-c")).toEqual([2, 0, 0]);
+    expect(figures("unknown")).toEqual([1, 0, 0]);
   });
 });

@@ -3,7 +3,7 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import type { QualityReport } from "../../lambdas/quality";
-import { metricService, qualityMetrics, SOURCE_DIMENSION } from "../../shared/config/metrics";
+import { metricService, qualityMetrics, SOURCE_PROPERTY } from "../../shared/config/metrics";
 import { uniquePrefix } from "../support/unique-prefix";
 
 describe("quality λ", () => {
@@ -59,7 +59,7 @@ describe("quality λ", () => {
     expect(reports[2]?.sources["daily-bugle"]).toMatchObject({ articles: 12, valid_date_share: 1 });
     // The per-publisher figures the dashboard draws, each under its source; the drops, alarmed, without.
     const docs = await emfOf(() => runtime.invoke("quality", { at: "2026-11-28T23:00:00.000Z" }));
-    const source = docs.find((d) => d[SOURCE_DIMENSION] === "daily-bugle");
+    const source = docs.find((d) => d[SOURCE_PROPERTY] === "daily-bugle");
     expect(source).toMatchObject({
       service: metricService.quality,
       [qualityMetrics.articles]: 12,
@@ -67,10 +67,18 @@ describe("quality λ", () => {
     });
     expect(source?.[qualityMetrics.medianBodyWords]).toBeTypeOf("number");
     expect(docs.filter((d) => qualityMetrics.medianBodyWords in d)).toHaveLength(1);
-    expect(docs.find((d) => qualityMetrics.drops in d)).not.toHaveProperty(SOURCE_DIMENSION);
+    expect(docs.find((d) => qualityMetrics.drops in d)).not.toHaveProperty(SOURCE_PROPERTY);
+    // The source is a property of its document, not a dimension: no custom metric per publisher.
+    for (const d of docs) expect(JSON.stringify(d._aws)).not.toContain(SOURCE_PROPERTY);
     await putDay("2026-11-29", 40, false); // a template change: teaser-only bodies, dates lost
     const broken = (await runtime.invoke("quality", { at: "2026-11-29T23:00:00.000Z" })) as QualityReport;
     expect(broken.findings.map((d) => d.metric).sort()).toEqual(["median_words", "valid_date_share"]);
+    // The alarm's metric counts publishers (one here, with two findings), not sources × figures.
+    const rerun = await emfOf(() => runtime.invoke("quality", { at: "2026-11-29T23:00:00.000Z" }));
+    expect(rerun.find((d) => qualityMetrics.publishersWithDrop in d)).toMatchObject({
+      [qualityMetrics.publishersWithDrop]: 1,
+      [qualityMetrics.drops]: 2,
+    });
     // Each finding names the day's articles that show it best: the shortest bodies, the undated ones.
     for (const f of broken.findings) {
       expect(f.sample_urls).toHaveLength(5);
