@@ -317,7 +317,14 @@ function copyrightHolder(s: PageSignals): string {
   return raw.replace(/copyright|\(c\)|©|\d{4}|all rights reserved/giu, " ").trim();
 }
 
-export function extractAuthors(input: AuthorInput): string[] {
+export interface Byline {
+  /** People. */
+  authors: string[];
+  /** Organisations credited: the structured data's Organization authors. */
+  credit: string[];
+}
+
+export function extractAuthors(input: AuthorInput): Byline {
   const names = [...input.siteNames, ...hostLabels(input.url), copyrightHolder(input.signals)];
   const sites = new Set(names.map(key).filter((k) => k.length >= 3));
   const isSite = (n: string): boolean => {
@@ -330,11 +337,12 @@ export function extractAuthors(input: AuthorInput): string[] {
   const meta: Found = { people: [], orgs: [] };
   fromMeta(input.signals, meta);
   tiers.push(meta.people, fromMarkup(input.signals, input.headline, registrable(input.url), isSite));
+  const credit = unique(found.orgs);
   for (const [i, tier] of tiers.entries()) {
     const people = unique(tier.filter((n) => !isSite(n)));
-    if (people.length > 0) return people.map((n) => spelledOut(n, tiers.slice(i + 1)));
+    if (people.length > 0) return { authors: people.map((n) => spelledOut(n, tiers.slice(i + 1))), credit };
   }
-  return unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1);
+  return { authors: unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1), credit };
 }
 
 /** A user name rather than a written name: one lower-case Latin token ("mikecason"). */

@@ -16,7 +16,7 @@ function authorsOf(html: string, opts: { headline?: string; siteNames?: string[]
     siteNames: opts.siteNames ?? [],
     url: URL_,
     headline: opts.headline ?? null,
-  });
+  }).authors;
 }
 
 const ld = (o: unknown): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
