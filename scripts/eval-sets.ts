@@ -223,6 +223,15 @@ interface FundusTruth {
   languageHint?: string[];
 }
 
+/**
+ * The names a set's author field holds: the people and the organisations credited (both sets list a wire
+ * beside the reporters, "Reuters", "dpa", and an agency or the publication alone on an article nobody
+ * signed). Record version 5 keeps the two apart (`authors`, `credit`).
+ */
+function bylineOf(x: Extraction): string[] {
+  return [...x.authors, ...x.credit];
+}
+
 export const ws = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
 
 export async function runFundus(): Promise<SetRun<FundusFigures>> {
@@ -243,7 +252,9 @@ export async function runFundus(): Promise<SetRun<FundusFigures>> {
     days[id] = x.published_day;
     sites[id] = t.publisher ?? siteOf(t.url);
     const want = (t.authors ?? []).map((a) => ws(a)).sort();
-    const got = x.authors.map((a) => ws(a)).sort();
+    const got = bylineOf(x)
+      .map((a) => ws(a))
+      .sort();
     authorHit[id] = want.length === got.length && want.every((a, i) => a === got[i]);
     if (!authorHit[id]) errors.push({ id, kind: "authors", truth: want, pred: got });
     if (t.title) {
@@ -318,7 +329,7 @@ export async function runMercury(): Promise<SetRun<MercuryFigures>> {
   for (const [id, t] of Object.entries(truth)) {
     const x = extract(path.join(dir, t.file), t.url);
     predictions[id] = x;
-    pred[id] = { headline: x.headline, authors: x.authors, published_day: x.published_day, body: x.body };
+    pred[id] = { headline: x.headline, authors: bylineOf(x), published_day: x.published_day, body: x.body };
     sites[id] = siteOf(t.host);
   }
   const scoreMeta = await tool("score_meta.mjs", "scoreMeta");
