@@ -29,6 +29,8 @@ export interface ExtractInput {
   headers?: Record<string, string>;
   now?: Date;
   languageHint?: string | null;
+  /** The publication date a feed or sitemap gave for the URL: evidence for reading the page's own dates. */
+  publishedHint?: string | null;
 }
 
 /** Fewer words than this is not an article body (teaser, consent wall, error page). */
@@ -167,8 +169,14 @@ function extract(input: ExtractInput): Extraction {
     container: bodyResult.container,
     now,
     html,
-    dayFirst: readsDayFirst(signals.htmlLang, input.languageHint),
+    dayFirst: readsDayFirst({
+      htmlLang: signals.htmlLang,
+      ogLocale: metaValue(signals, "og:locale"),
+      languageHint: input.languageHint,
+      url: input.url,
+    }),
     headline,
+    publishedHint: input.publishedHint ?? null,
   });
 
   const lang = detectLanguage({
