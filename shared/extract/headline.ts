@@ -165,10 +165,13 @@ function readHeading(marked: string): Heading {
   return { text: cleanInline(marked.replaceAll(PART, "")).replace(LOOSE_SEPARATOR, ""), parts };
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /** `h` is a kicker, then punctuation ("-", ":", "|" …), then the text whose key is `rest`. */
 function kickerBefore(h: string, rest: string): boolean {
   for (let i = 1; i < h.length; i++) {
-    if (key(h.slice(i)) !== rest) continue;
+    // A cut right after a letter or digit has no punctuation before it: skipped without computing a key.
+    if (WORD_CHAR.test(h[i - 1]!) || key(h.slice(i)) !== rest) continue;
     if (/[-:|–—·•»«/]\s*$/.test(h.slice(0, i))) return true;
   }
   return false;

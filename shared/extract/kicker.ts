@@ -25,13 +25,17 @@ function isLabel(kicker: string, headline: string): boolean {
   );
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /** What comes before `headline` in `text` when a separator, or a part boundary, sets it off; else null. */
 function labelBefore(text: string, headline: string): string | null {
   const hk = key(headline);
   const plain = text.replaceAll(PART, "");
   if (hk.length < 8 || !key(plain).endsWith(` ${hk}`)) return null;
   for (let i = 1; i < text.length; i++) {
-    if (key(text.slice(i).replaceAll(PART, "")) !== hk) continue;
+    // A cut right after a letter or digit leaves no separator before it and can never qualify: skipped
+    // without computing a key (a key per character was quadratic in the heading's length).
+    if (WORD_CHAR.test(text[i - 1]!) || key(text.slice(i).replaceAll(PART, "")) !== hk) continue;
     const before = text.slice(0, i);
     const marked = before.trimEnd().endsWith(PART);
     if (!marked && !SEPARATOR_AT_END.test(before)) continue;
