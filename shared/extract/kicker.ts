@@ -4,6 +4,7 @@
  * <h1> or just before it), then from text: the <h1> or the declared headline is the shown headline behind a
  * label set off by punctuation ("Kicker: Headline", "Kicker | Headline") or by its own element.
  */
+import { scanDates } from "./date-parse";
 import { PART } from "./heading-candidates";
 import type { HeadlineInput } from "./headline";
 import { titleKey as key } from "./site-name";
@@ -13,6 +14,8 @@ import { cleanInline } from "./text";
 const MAX_KICKER_WORDS = 8;
 const MAX_KICKER_CHARS = 100;
 const SEPARATOR_AT_END = /\s*[-:|–—·•»«/]\s*$/;
+/** Punctuation a kicker's markup leaves before its words (", Thema: Forschung"). */
+const LEADING_PUNCTUATION = /^[\s,.;:|·•\-–—/]+/;
 
 function isLabel(kicker: string, headline: string): boolean {
   const k = key(kicker);
@@ -21,7 +24,9 @@ function isLabel(kicker: string, headline: string): boolean {
     kicker.length <= MAX_KICKER_CHARS &&
     k.split(" ").length <= MAX_KICKER_WORDS &&
     kicker.length < headline.length &&
-    !key(headline).includes(k)
+    !key(headline).includes(k) &&
+    // A dateline set beside the heading ("media Sept. 2, 2016") is the byline's, not a label.
+    scanDates(kicker, 1).length === 0
   );
 }
 
@@ -39,7 +44,10 @@ function labelBefore(text: string, headline: string): string | null {
     const before = text.slice(0, i);
     const marked = before.trimEnd().endsWith(PART);
     if (!marked && !SEPARATOR_AT_END.test(before)) continue;
-    const label = cleanInline(before.replaceAll(PART, " ").replace(SEPARATOR_AT_END, ""));
+    const label = cleanInline(before.replaceAll(PART, " ").replace(SEPARATOR_AT_END, "")).replace(
+      LEADING_PUNCTUATION,
+      "",
+    );
     return isLabel(label, headline) ? label : null;
   }
   return null;
@@ -57,7 +65,7 @@ export function kickerOf(
   for (const [i, h] of input.h1.entries()) {
     const k = key(h.replaceAll(PART, ""));
     if (k !== hk && !k.endsWith(` ${hk}`)) continue;
-    const markup = kickers[i];
+    const markup = kickers[i]?.replace(LEADING_PUNCTUATION, "");
     if (markup && isLabel(markup, headline)) return markup;
     const label = labelBefore(h, headline);
     if (label) return label;

@@ -30,5 +30,8 @@ describe("kickerOf", () => {
     const long = "After a long night of talks between unions and the port authority nobody expected this";
     expect(kickerOf(HEADLINE, { ...base, h1: [`${long}: ${HEADLINE}`] }, null)).toBeNull();
     expect(kickerOf(null, { ...base, h1: [`Port strike: ${HEADLINE}`] }, null)).toBeNull();
+    expect(
+      kickerOf(HEADLINE, { ...base, h1: [HEADLINE], h1Kicker: ["Ports Sept. 2, 2016"] }, null),
+    ).toBeNull();
   });
 });
