@@ -31,6 +31,9 @@ export interface ExtractInput {
   languageHint?: string | null;
   /** The publication date a feed or sitemap gave for the URL: evidence for reading the page's own dates. */
   publishedHint?: string | null;
+  /** The source's IANA time zone ("America/New_York"), when configured: the day of published_at there is
+   * published_day. Without it the day is the one the page states. */
+  timeZone?: string | null;
 }
 
 /** Fewer words than this is not an article body (teaser, consent wall, error page). */
@@ -177,6 +180,7 @@ function extract(input: ExtractInput): Extraction {
     }),
     headline,
     publishedHint: input.publishedHint ?? null,
+    timeZone: input.timeZone ?? null,
   });
 
   const lang = detectLanguage({

@@ -9,7 +9,7 @@ import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
 import { type AnyNode, attr, type Element, hasAncestorNamed, textOf } from "./dom";
 import { type HeaderDate, headerDate } from "./header-dates";
 import { listItems } from "./list-items";
-import { localDay, statedLocalDay } from "./local-day";
+import { dayInZone, localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
@@ -154,6 +154,8 @@ export interface DateInput {
   /** The publication date a feed or sitemap stated for the URL, when the caller has one: evidence for the
    * order of a slash date, never a date of its own. */
   publishedHint?: string | null;
+  /** The source's IANA time zone, when configured: published_day is published_at's day there. */
+  timeZone?: string | null;
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -348,9 +350,11 @@ export function extractDates(input: DateInput): DateResult {
     : date.instant
       ? null
       : "no_timezone";
+  const published_at = date_flag ? null : date.instant;
   return {
-    published_at: date_flag ? null : date.instant,
-    published_day: date.day,
+    published_at,
+    // With the source's zone the day is the instant's there; else the day the page states (local-day.ts).
+    published_day: (published_at && input.timeZone && dayInZone(published_at, input.timeZone)) || date.day,
     published_at_source: source,
     published_at_structured,
     date_flag,
