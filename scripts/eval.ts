@@ -3,12 +3,14 @@
  * on all dev pages, and per site-grouped fold (scripts/eval-folds.ts) with the folds' mean, spread and worst
  * fold. A rule change is kept when the held-out folds improve, not when the dev figure does.
  * Options: `--set aeb|trafilatura|dates|fundus|mercury` (repeatable); `--out DIR` writes predictions, per-page
- * diagnostics and `folds.json` there; `--compare FILE` (a previous `folds.json`) prints each fold's change.
+ * diagnostics and `folds.json` there; `--compare FILE` (a previous `folds.json`) prints each fold's change;
+ * `--hide-fold N` leaves fold N's pages out of what `--out` writes (docs/extraction.md: the fold a rule is
+ * judged on is not read while writing it), while its figures are still printed.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { assignFolds, formatSpread, perFold, type Spread } from "./eval-folds";
+import { assignFolds, FOLDS, formatSpread, perFold, type Spread } from "./eval-folds";
 import {
   EVAL_DIR,
   evalDataAvailable,
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     set: { type: "string", multiple: true },
     out: { type: "string" },
     compare: { type: "string" },
+    "hide-fold": { type: "string" },
   },
 });
 
@@ -44,7 +47,7 @@ const FOLD_METRICS: Record<SetName, string[]> = {
   aeb: ["f1", "accuracy"],
   trafilatura: ["f1", "headline_exact"],
   dates: ["accuracy_day"],
-  fundus: ["headline_exact", "date_day_accuracy", "body_f1", "authors_exact"],
+  fundus: ["headline_exact", "headline_shown_exact", "date_day_accuracy", "body_f1", "authors_exact"],
   mercury: ["headline_exact", "author_match", "day_accuracy", "lead_match"],
 };
 
@@ -54,17 +57,32 @@ const before: Record<string, FoldReport> = values.compare
   ? (JSON.parse(readFileSync(values.compare, "utf8")) as Record<string, FoldReport>)
   : {};
 
+const hiddenFold = values["hide-fold"] === undefined ? null : Number(values["hide-fold"]);
+if (hiddenFold !== null && !(Number.isInteger(hiddenFold) && hiddenFold >= 0 && hiddenFold < FOLDS)) {
+  console.error(`--hide-fold takes a fold number from 0 to ${FOLDS - 1}`);
+  process.exit(2);
+}
+
 function save(name: string, run: SetRun<unknown>): void {
   if (!values.out) return;
   mkdirSync(values.out, { recursive: true });
-  writeFileSync(path.join(values.out, `${name}-pred.json`), JSON.stringify(run.predictions, null, 1));
+  const hidden = new Set(hiddenFold === null ? [] : assignFolds(run.sites)[hiddenFold]);
+  const shown = (d: unknown): boolean => !hidden.has(String((d as { id?: unknown }).id));
+  const predictions = Object.fromEntries(Object.entries(run.predictions).filter(([id]) => !hidden.has(id)));
+  writeFileSync(path.join(values.out, `${name}-pred.json`), JSON.stringify(predictions, null, 1));
   if (run.perDoc)
     writeFileSync(
       path.join(values.out, `${name}-per-doc.jsonl`),
-      run.perDoc.map((d) => JSON.stringify(d)).join("\n"),
+      run.perDoc
+        .filter(shown)
+        .map((d) => JSON.stringify(d))
+        .join("\n"),
     );
   if (run.errors)
-    writeFileSync(path.join(values.out, `${name}-errors.json`), JSON.stringify(run.errors, null, 1));
+    writeFileSync(
+      path.join(values.out, `${name}-errors.json`),
+      JSON.stringify(run.errors.filter(shown), null, 1),
+    );
 }
 
 function folds<F>(name: SetName, run: SetRun<F>): void {
@@ -121,7 +139,7 @@ for (const set of sets) {
     const r = await runFundus();
     const x = r.figures;
     console.log(
-      `fundus       headline exact ${f(x.headline_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
+      `fundus       headline (declared ?? shown) exact ${f(x.headline_exact)}  shown ${f(x.headline_shown_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
     );
     folds(set, r);
     save(set, r);

@@ -1,6 +1,6 @@
 /**
  * The record formats storytrail stores and emits, as zod schemas and the types inferred from them.
- * Consumers of the Clusters stream import them as `storytrail/records` (packages/records builds this
+ * Consumers of the Clusters stream import them as `@storytrail/records` (packages/records builds this
  * file to JavaScript) and parse what they read (`schema.parse` / `safeParse`). The schemas are zod/mini
  * ones, which keeps the Lambda bundles small: compose them with zod's functions
  * (`z.extend(articleSchema, …)`), not the full API's methods. Importing this file has no side effect
@@ -9,17 +9,20 @@
  */
 import * as z from "zod/mini";
 
-/** 4: the article carries `published_at_structured`, the structured-data date the visible byline
+/** 5: the article carries `headline_declared` (the headline the page declares: JSON-LD, og:title,
+ * twitter:title), `kicker` (the label over the shown headline) and `credit` (organisations credited for the
+ * article: agencies, the publisher), each null or empty when the page has none. 4: the article carries `published_at_structured`, the structured-data date the visible byline
  * overrode (null otherwise). 3: the Articles item stores `body` gzip-compressed, a binary attribute
  * with `body_encoding: "gzip"` (shared/consumer/article-item.ts decodes it). 2: millisecond instants,
  * source_id on members and outlets, outlets keyed by source_id, `revision` for `version`, optional
  * fields always present, retired clusters lose their outlet items. */
-export const RECORD_VERSION = 4;
+export const RECORD_VERSION = 5;
 
 /** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
- * the body, which `decodeArticleItem` reads both ways, and 4 only adds `published_at_structured`,
- * which it reads as null on older items; every writer writes RECORD_VERSION. */
-export const READ_RECORD_VERSIONS = [2, 3, RECORD_VERSION] as const;
+ * the body, which `decodeArticleItem` reads both ways, 4 only adds `published_at_structured`, and 5
+ * only adds `headline_declared`, `kicker` and `credit`, which it reads as null (credit: empty) on older
+ * items; every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, 3, 4, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
 const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -77,18 +80,37 @@ export const languageSource = z.enum([
 export type LanguageSource = z.infer<typeof languageSource>;
 
 /** Fields the extractor cut to their cap (shared/extract/field-caps.ts) so the article fits one item. */
-export const truncatedField = z.enum(["headline", "body", "authors", "publication", "section"]);
+export const truncatedField = z.enum([
+  "headline",
+  "body",
+  "authors",
+  "publication",
+  "section",
+  "headline_declared",
+  "kicker",
+  "credit",
+]);
 export type TruncatedField = z.infer<typeof truncatedField>;
 
 /** What the extractor reads off one page. Pure function of (html, url, headers, now). */
 export const extractionSchema = z.object({
   /** The page's own rel=canonical / og:url / JSON-LD url when it stays on the same site, else null. */
   canonical_from_page: z.nullable(z.string()),
+  /** The headline the page shows (its <h1> or equivalent), without kicker or site name. */
   headline: z.nullable(z.string()),
+  /** Since v5: the headline the page declares (JSON-LD `headline`, else og:title, else twitter:title),
+   * without a site-name decoration, its characters as declared; null when it declares none. */
+  headline_declared: z.nullable(z.string()),
+  /** Since v5: the label the page sets over or before its headline (topline, overline), else null. */
+  kicker: z.nullable(z.string()),
   body: z.string(),
   publication: z.nullable(z.string()),
   section: z.nullable(z.string()),
+  /** People: an organisation the byline names goes to `credit` (since v5). */
   authors: z.array(z.string()),
+  /** Since v5: organisations credited for the article (a news agency such as AP, Reuters, dpa, AFP; the
+   * publication when it signs the article itself), names as written; empty when none. */
+  credit: z.array(z.string()),
   published_at: z.nullable(isoInstant),
   published_day: z.nullable(isoDay),
   published_at_source: z.nullable(publishedAtSource),

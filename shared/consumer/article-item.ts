@@ -54,8 +54,9 @@ export function articleItemBody(item: Readonly<Record<string, unknown>>): string
 
 /**
  * An Articles item, as the SDK's document client, `unmarshall` or the stream decoder gives it, to the
- * article with its body as text. Reads record versions 2, 3 and 4 (2 and 3 differ only in the body's
- * storage, 4 adds `published_at_structured`, null on older items; `record_version` is kept as stored)
+ * article with its body as text. Reads record versions 2 to 5 (2 and 3 differ only in the body's
+ * storage, 4 adds `published_at_structured`, null on older items, 5 `headline_declared` and `kicker`,
+ * null, and `credit`, empty; `record_version` is kept as stored)
  * and refuses others, naming the article.
  */
 export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Article {
@@ -72,6 +73,10 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
     truncated: null,
     // Added in v4: older items had no byline-overridden date to keep.
     published_at_structured: null,
+    // Added in v5: older items were read without them.
+    headline_declared: null,
+    kicker: null,
+    credit: [],
     ...item,
     body: articleItemBody(item),
     // A string set in DynamoDB (copies of the article accumulate in it): sorted, as a list.

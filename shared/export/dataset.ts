@@ -60,8 +60,13 @@ export interface ArticleRow {
   readonly source_id: string;
   readonly publication: string | null;
   readonly headline: string | null;
+  /** The declared headline and the kicker (record version 5 on; null before). */
+  readonly headline_declared: string | null;
+  readonly kicker: string | null;
   readonly section: string | null;
   readonly authors: readonly string[];
+  /** Organisations credited (record version 5 on; empty before). */
+  readonly credit: readonly string[];
   readonly language: string | null;
   readonly published_at: string | null;
   readonly published_day: string | null;
@@ -177,8 +182,12 @@ function articleRow(item: Record<string, unknown>, story: StoryRow | undefined):
     source_id: String(item.source_id ?? ""),
     publication: str(item.publication),
     headline: str(item.headline),
+    // Absent before version 5.
+    headline_declared: str(item.headline_declared),
+    kicker: str(item.kicker),
     section: str(item.section),
     authors: Array.isArray(item.authors) ? item.authors.map(String) : [],
+    credit: Array.isArray(item.credit) ? item.credit.map(String) : [],
     language: str(item.language),
     published_at,
     published_day: str(item.published_day),

@@ -9,9 +9,11 @@ import { extractAuthors } from "./authors";
 import { extractBody } from "./body";
 import { readsDayFirst } from "./date-order";
 import { extractDates } from "./dates";
+import { declaredHeadline } from "./declared-headline";
 import { parseHtml } from "./dom";
 import { capFields } from "./field-caps";
 import { chooseHeadline, headlineInput } from "./headline";
+import { kickerOf } from "./kicker";
 import { detectLanguage } from "./language";
 import { metaValue, type PageSignals, SignalCollector } from "./page-signals";
 import { surveyPage } from "./page-survey";
@@ -19,7 +21,7 @@ import { boolOf, type JsonObject, names, readStructuredData, str } from "./struc
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.8";
+export const EXTRACTOR_VERSION = "2026.12.9";
 
 export interface ExtractInput {
   html: string;
@@ -27,6 +29,11 @@ export interface ExtractInput {
   headers?: Record<string, string>;
   now?: Date;
   languageHint?: string | null;
+  /** The publication date a feed or sitemap gave for the URL: evidence for reading the page's own dates. */
+  publishedHint?: string | null;
+  /** The source's IANA time zone ("America/New_York"), when configured: the day of published_at there is
+   * published_day. Without it the day is the one the page states. */
+  timeZone?: string | null;
 }
 
 /** Fewer words than this is not an article body (teaser, consent wall, error page). */
@@ -56,10 +63,13 @@ function emptyExtraction(): Extraction {
   return {
     canonical_from_page: null,
     headline: null,
+    headline_declared: null,
+    kicker: null,
     body: "",
     publication: null,
     section: null,
     authors: [],
+    credit: [],
     published_at: null,
     published_day: null,
     published_at_source: null,
@@ -120,7 +130,9 @@ function extract(input: ExtractInput): Extraction {
 
   const publisherNames = article ? names(article.publisher) : [];
   const siteName = metaValue(signals, "og:site_name", "application-name") ?? publisherNames[0] ?? null;
-  const headline = chooseHeadline(headlineInput(signals, article, siteName, input.url));
+  const headlineCandidates = headlineInput(signals, article, siteName, input.url);
+  const headline = chooseHeadline(headlineCandidates);
+  const headlineDeclared = declaredHeadline(headlineCandidates, headline);
 
   const variants = [
     str(article?.headline),
@@ -160,8 +172,15 @@ function extract(input: ExtractInput): Extraction {
     container: bodyResult.container,
     now,
     html,
-    dayFirst: readsDayFirst(signals.htmlLang, input.languageHint),
+    dayFirst: readsDayFirst({
+      htmlLang: signals.htmlLang,
+      ogLocale: metaValue(signals, "og:locale"),
+      languageHint: input.languageHint,
+      url: input.url,
+    }),
     headline,
+    publishedHint: input.publishedHint ?? null,
+    timeZone: input.timeZone ?? null,
   });
 
   const lang = detectLanguage({
@@ -179,23 +198,28 @@ function extract(input: ExtractInput): Extraction {
     metaValue(signals, "article:section", "parsely-section", "itemprop:articlesection", "section") ??
     null;
 
+  const byline = extractAuthors({
+    article,
+    all,
+    signals,
+    siteNames: [siteName ?? "", ...publisherNames],
+    url: input.url,
+    headline,
+  });
+
   return {
     canonical_from_page: absoluteUrl(
       signals.canonicalLink ?? metaValue(signals, "og:url") ?? str(article?.url) ?? null,
       input.url,
     ),
     headline,
+    headline_declared: headlineDeclared,
+    kicker: kickerOf(headline, headlineCandidates, headlineDeclared),
     body,
     publication: siteName ? cleanInline(siteName) : null,
     section: section ? cleanInline(section) : null,
-    authors: extractAuthors({
-      article,
-      all,
-      signals,
-      siteNames: [siteName ?? "", ...publisherNames],
-      url: input.url,
-      headline,
-    }),
+    authors: byline.authors,
+    credit: byline.credit,
     ...dates,
     language: lang.language,
     language_source: lang.source,

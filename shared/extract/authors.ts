@@ -7,6 +7,7 @@
  * name) is kept only when no source names a person: a byline names people, the masthead is not one.
  */
 import { getDomain } from "tldts";
+import { isAgency } from "./agencies";
 import { scanDates } from "./date-parse";
 import { type AnyNode, type Element, rawText } from "./dom";
 import { listItems } from "./list-items";
@@ -65,6 +66,9 @@ const SEPARATOR = /\s*(?:[|·•—–\n\r\t]|\s-\s|\/\s)\s*/u;
 const CONJUNCTION =
   /\s*(?:[、，]|&(?!#?[a-z0-9]{2,8};)|(?<!&#?[a-z0-9]{2,8});)\s*|\s+(?:and|und|og|och|et|y|e|en|i|a|and the)\s+/iu;
 const NOT_A_NAME = /https?:|www\.|@|\.(?:com|org|net|de|jp)\b/i;
+/** A byline box's share and profile buttons: the name of a network or an action, never an author's. */
+const BUTTON =
+  /^(?:facebook|twitter|x|instagram|linkedin|whatsapp|telegram|pinterest|reddit|youtube|tiktok|threads|bluesky|mastodon|flipboard|e-?mail|mail|share|teilen|drucken|print|rss|follow|folgen)$/i;
 
 /** One byline string as names: labels, e-mail addresses, dates, roles after a separator dropped. */
 export function namesFromByline(raw: string): string[] {
@@ -94,7 +98,8 @@ export function namesFromByline(raw: string): string[] {
 
 function isName(s: string): boolean {
   if (s.length < 2 || s.length > MAX_NAME_CHARS || NOT_A_NAME.test(s) || /\d/.test(s)) return false;
-  return s.split(/\s+/).length <= MAX_NAME_WORDS && /\p{L}/u.test(s);
+  const words = s.split(/\s+/);
+  return words.length <= MAX_NAME_WORDS && /\p{L}/u.test(s) && !words.every((w) => BUTTON.test(w));
 }
 
 interface Found {
@@ -317,7 +322,15 @@ function copyrightHolder(s: PageSignals): string {
   return raw.replace(/copyright|\(c\)|©|\d{4}|all rights reserved/giu, " ").trim();
 }
 
-export function extractAuthors(input: AuthorInput): string[] {
+export interface Byline {
+  /** People. */
+  authors: string[];
+  /** Organisations credited: news agencies the byline names, the structured data's Organization authors,
+   * and the publication when it is the only name the page gives. */
+  credit: string[];
+}
+
+export function extractAuthors(input: AuthorInput): Byline {
   const names = [...input.siteNames, ...hostLabels(input.url), copyrightHolder(input.signals)];
   const sites = new Set(names.map(key).filter((k) => k.length >= 3));
   const isSite = (n: string): boolean => {
@@ -330,11 +343,20 @@ export function extractAuthors(input: AuthorInput): string[] {
   const meta: Found = { people: [], orgs: [] };
   fromMeta(input.signals, meta);
   tiers.push(meta.people, fromMarkup(input.signals, input.headline, registrable(input.url), isSite));
+  const orgs = found.orgs.filter((n) => !isAgency(n));
   for (const [i, tier] of tiers.entries()) {
-    const people = unique(tier.filter((n) => !isSite(n)));
-    if (people.length > 0) return people.map((n) => spelledOut(n, tiers.slice(i + 1)));
+    const names = unique(tier.filter((n) => !isSite(n)));
+    const people = names.filter((n) => !isAgency(n));
+    const agencies = [...found.orgs, ...names].filter(isAgency);
+    if (people.length > 0)
+      return {
+        authors: people.map((n) => spelledOut(n, tiers.slice(i + 1))),
+        credit: unique([...agencies, ...orgs]),
+      };
+    if (agencies.length > 0) return { authors: [], credit: unique([...agencies, ...orgs]) };
   }
-  return unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1);
+  // No person: the organisation the page names as author (the masthead), as a credit.
+  return { authors: [], credit: unique([...found.orgs, ...found.people, ...meta.people]).slice(0, 1) };
 }
 
 /** A user name rather than a written name: one lower-case Latin token ("mikecason"). */

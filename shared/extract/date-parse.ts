@@ -24,6 +24,9 @@ export interface StatedDate {
   offset?: number;
   /** Wall-clock seconds since midnight as written, when a time is stated. */
   clock?: number;
+  /** A slash date both of whose first numbers could be the month ("03/04/2026"): the same string read in
+   * the other order, for the cross-check against the page's other dates (dates.ts). */
+  other?: StatedDate;
 }
 
 const MONTH_ALT = Object.keys(MONTHS)
@@ -217,7 +220,10 @@ export function parseStatedDate(
       }
     }
     const { time, offset } = timeAfter(s, num.index + num[0].length);
-    return build(y, mo, d, time, offset);
+    const read = build(y, mo, d, time, offset);
+    const ambiguous = num[1]!.length !== 4 && num[2]!.trim() === "/" && a <= 12 && b <= 12 && a !== b;
+    const other = read && ambiguous ? build(y, d, mo, time, offset) : null;
+    return other ? { ...read!, other } : read;
   }
   return null;
 }

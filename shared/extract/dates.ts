@@ -9,7 +9,7 @@ import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
 import { type AnyNode, attr, type Element, hasAncestorNamed, textOf } from "./dom";
 import { type HeaderDate, headerDate } from "./header-dates";
 import { listItems } from "./list-items";
-import { localDay, statedLocalDay } from "./local-day";
+import { dayInZone, localDay, statedLocalDay } from "./local-day";
 import { metaValue, type PageSignals } from "./page-signals";
 import { type JsonObject, str } from "./structured-data";
 import { findTextDate } from "./text-dates";
@@ -151,6 +151,11 @@ export interface DateInput {
   dayFirst?: boolean;
   /** The chosen headline: locates the header on a page whose headline is not an <h1>. */
   headline?: string | null;
+  /** The publication date a feed or sitemap stated for the URL, when the caller has one: evidence for the
+   * order of a slash date, never a date of its own. */
+  publishedHint?: string | null;
+  /** The source's IANA time zone, when configured: published_day is published_at's day there. */
+  timeZone?: string | null;
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -313,7 +318,17 @@ export function extractDates(input: DateInput): DateResult {
       modified_at,
     };
   }
-  const header = headerOnce(input);
+  const evidence = (): StatedDate[] => {
+    const hint = input.publishedHint ? parseStatedDate(input.publishedHint) : null;
+    return [urlCandidate(input.url), hint, ...candidates.map((c) => c.date)].filter(
+      (d): d is StatedDate => d !== null,
+    );
+  };
+  const header = headerOnce(input, evidence);
+  if (primary.date.other) {
+    const checked = crossChecked(primary.date, [...evidence(), ...headerDates(header())]);
+    if (checked !== primary.date) primary = { ...primary, date: checked };
+  }
   const before = primary;
   primary = bylineOver(primary, header());
   const overridden = primary !== before && STRUCTURED.has(before.source) ? before.date : null;
@@ -335,9 +350,11 @@ export function extractDates(input: DateInput): DateResult {
     : date.instant
       ? null
       : "no_timezone";
+  const published_at = date_flag ? null : date.instant;
   return {
-    published_at: date_flag ? null : date.instant,
-    published_day: date.day,
+    published_at,
+    // With the source's zone the day is the instant's there; else the day the page states (local-day.ts).
+    published_day: (published_at && input.timeZone && dayInZone(published_at, input.timeZone)) || date.day,
     published_at_source: source,
     published_at_structured,
     date_flag,
@@ -345,13 +362,39 @@ export function extractDates(input: DateInput): DateResult {
   };
 }
 
-/** The header's date, found at most once (it walks the headline's region). */
-function headerOnce(input: DateInput): () => HeaderDate | null {
+/** The header's date, found at most once (it walks the headline's region), its order cross-checked. */
+function headerOnce(input: DateInput, evidence: () => StatedDate[]): () => HeaderDate | null {
   let found: HeaderDate | null | undefined;
   return () => {
-    found ??= headerDate(input);
+    if (found === undefined) {
+      const h = headerDate(input);
+      found = h && { ...h, date: crossChecked(h.date, evidence()) };
+    }
     return found;
   };
+}
+
+function headerDates(h: HeaderDate | null): StatedDate[] {
+  return h ? [h.date] : [];
+}
+
+/**
+ * A slash date read in the page's locale order ("03/04/2026") that the page's other dates contradict: the
+ * other reading, when more of them (the URL's, the structured data's, the byline's, a feed's) fall within a
+ * day of it than of the locale's reading. Dates that are themselves ambiguous are no evidence.
+ */
+function crossChecked(date: StatedDate, evidence: readonly StatedDate[]): StatedDate {
+  const other = date.other;
+  if (!other) return date;
+  const near = (a: string, b: string): boolean => Math.abs(Date.parse(a) - Date.parse(b)) <= DAY_MS;
+  let forRead = 0;
+  let forOther = 0;
+  for (const e of evidence) {
+    if (e === date || e.other) continue;
+    if (near(e.day, date.day)) forRead++;
+    if (near(e.day, other.day)) forOther++;
+  }
+  return forOther > forRead ? other : date;
 }
 
 const DAY_MS = 86_400_000;

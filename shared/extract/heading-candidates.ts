@@ -3,7 +3,7 @@
  * apart, each heading's text without its kicker markup and with the boundaries of its parts marked.
  */
 import { endsLine } from "./body-vocabulary";
-import { type Element, elementsInOrder, textOf } from "./dom";
+import { type AnyNode, type Element, elementsInOrder, textOf } from "./dom";
 import { cleanInline } from "./text";
 
 const KICKER =
@@ -40,6 +40,38 @@ function headingText(el: Element): string {
   return out;
 }
 
+/** The text of the heading's kicker markup: inside the <h1>, or an element just before it (or before the one
+ * element that wraps it) whose class names a kicker. Null when there is none. */
+function markupKicker(h1: Element): string | null {
+  const inside: string[] = [];
+  for (const e of elementsInOrder(h1, isKicker)) if (e !== h1 && isKicker(e)) inside.push(textOf(e));
+  const found = cleanInline(inside.join(" "));
+  if (found) return found;
+  for (let node: Element | null = h1, up = 0; node && up < 2; up++) {
+    let prev = node.prev;
+    for (let n = 0; prev && n < 3; prev = prev.prev) {
+      if (prev.type !== "tag") continue;
+      n++;
+      const e = prev as Element;
+      const t = isKicker(e) ? cleanInline(textOf(e)) : "";
+      if (t) return t;
+    }
+    // Up one level only when the heading is its parent's one element child (a wrapper around it).
+    const parent: AnyNode | null = node.parent;
+    node =
+      parent &&
+      parent.type === "tag" &&
+      (parent as Element).children.filter((c) => c.type === "tag").length === 1
+        ? (parent as Element)
+        : null;
+  }
+  return null;
+}
+
+function isKicker(e: Element): boolean {
+  return KICKER.test(`${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`);
+}
+
 function isKickerOrHidden(e: Element): boolean {
   if (e.name === "rt" || e.name === "rp") return true;
   const ci = `${e.attribs.class ?? ""} ${e.attribs.id ?? ""}`;
@@ -54,9 +86,15 @@ const CRUMB = /breadcrumb/i;
  * The page's <h1> texts: those inside <article>/<main> first, then the rest in page order. An <h1> inside
  * <nav>, a list item or a breadcrumb trail is the trail's last entry (a copy of the page title), kept apart.
  */
-export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: string[]; logoH1: string[] } {
-  const inside: string[] = [];
-  const outside: string[] = [];
+export function headingCandidates(h1s: Element[]): {
+  h1: string[];
+  /** Each <h1>'s kicker markup text (markupKicker), in the order of `h1`; null where it has none. */
+  h1Kicker: (string | null)[];
+  crumbH1: string[];
+  logoH1: string[];
+} {
+  const inside: [string, string | null][] = [];
+  const outside: [string, string | null][] = [];
   const crumbH1: string[] = [];
   const logoH1: string[] = [];
   for (const el of h1s) {
@@ -84,9 +122,10 @@ export function headingCandidates(h1s: Element[]): { h1: string[]; crumbH1: stri
     else if (!inArticle && !cleanInline(text.replaceAll(PART, ""))) {
       const logo = logoText(el);
       if (logo) logoH1.push(logo);
-    } else (inArticle ? inside : outside).push(text);
+    } else (inArticle ? inside : outside).push([text, markupKicker(el)]);
   }
-  return { h1: [...inside, ...outside], crumbH1, logoH1 };
+  const h1 = [...inside, ...outside];
+  return { h1: h1.map(([t]) => t), h1Kicker: h1.map(([, k]) => k), crumbH1, logoH1 };
 }
 
 /** The alt text of the image an empty <h1> shows (a site logo outside the article), or null. */

@@ -17,6 +17,8 @@ export interface HeadlineInput {
   twitter: string | null;
   /** The page's <h1> texts, those inside <article>/<main> first; breadcrumb and list entries excluded. */
   h1: string[];
+  /** Each <h1>'s kicker markup (heading-candidates.ts), in the order of `h1`. */
+  h1Kicker?: (string | null)[];
   /** <h1> elements that are breadcrumb or list entries: a copy of the page title, not a visible headline. */
   crumbH1?: string[];
   /** The image text (alt) of an <h1> that holds only an image: the site's logo, so its name. */
@@ -77,7 +79,7 @@ function bigrams(k: string): Map<string, number> {
 }
 
 /** Dice coefficient of the two keys' character bigrams: 1 for equal keys, 0 for nothing in common. */
-function similarity(a: string, b: string): number {
+export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   const x = bigrams(a);
@@ -163,10 +165,13 @@ function readHeading(marked: string): Heading {
   return { text: cleanInline(marked.replaceAll(PART, "")).replace(LOOSE_SEPARATOR, ""), parts };
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /** `h` is a kicker, then punctuation ("-", ":", "|" …), then the text whose key is `rest`. */
 function kickerBefore(h: string, rest: string): boolean {
   for (let i = 1; i < h.length; i++) {
-    if (key(h.slice(i)) !== rest) continue;
+    // A cut right after a letter or digit has no punctuation before it: skipped without computing a key.
+    if (WORD_CHAR.test(h[i - 1]!) || key(h.slice(i)) !== rest) continue;
     if (/[-:|–—·•»«/]\s*$/.test(h.slice(0, i))) return true;
   }
   return false;

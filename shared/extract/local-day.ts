@@ -45,3 +45,25 @@ export function statedLocalDay(date: StatedDate, shownDay: () => StatedDate | nu
     return { ...date, day: shown.day };
   return date;
 }
+
+/**
+ * The calendar day of an instant in an IANA time zone ("America/New_York"): the publisher's day when the
+ * source's zone is known, from the same instant as published_at and never from another date on the page.
+ * Null for a zone the runtime does not know.
+ */
+export function dayInZone(instant: string, timeZone: string): string | null {
+  let format: Intl.DateTimeFormat;
+  try {
+    // en-CA writes the ISO order, YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+  } catch {
+    return null;
+  }
+  const ms = Date.parse(instant);
+  return Number.isNaN(ms) ? null : format.format(ms);
+}

@@ -72,6 +72,18 @@ export class SignalCollector {
   readonly signals = emptySignals();
   /** Elements seen so far: the position of the next one. */
   private seen = 0;
+  /** BYLINE_ATTR's verdict per class attribute: classes repeat across a page's elements. */
+  private readonly bylineClasses = new Map<string, boolean>();
+
+  private namesByline(cls: string): boolean {
+    let v = this.bylineClasses.get(cls);
+    if (v === undefined) {
+      v = BYLINE_ATTR.test(cls);
+      // Bounded: a hostile page's distinct classes are not all remembered.
+      if (this.bylineClasses.size < 20_000) this.bylineClasses.set(cls, v);
+    }
+    return v;
+  }
 
   /**
    * Notes one element (a tag, <script> or <style>); false when nothing below it is a page signal (the walk
@@ -128,7 +140,7 @@ export class SignalCollector {
     }
     if (itemprop) s.itemprops.push(el);
     if (
-      (a.class !== undefined && BYLINE_ATTR.test(a.class)) ||
+      (a.class !== undefined && this.namesByline(a.class)) ||
       (a.id !== undefined && BYLINE_ATTR.test(a.id)) ||
       (a.rel !== undefined && BYLINE_ATTR.test(a.rel)) ||
       (itemprop !== undefined && /author|creator/i.test(itemprop)) ||

@@ -21,8 +21,10 @@ const FLOORS = {
   dates: { accuracy_day: 0.945 },
   // Headline 0.925 -> 0.887 when the visible <h1> became preferred (three fundus pages whose truth is the
   // og:title), while mercury rose 0.730 -> 0.905 on every fold; kickers and site names brought fundus back
-  // to 0.900 (72 of 80: one page is 0.0125).
-  fundus: { headline_exact: 0.885, date_day_accuracy: 0.98, body_f1: 0.965 },
+  // to 0.900 (72 of 80: one page is 0.0125). Since record version 5 Fundus's titles are scored against
+  // `headline_declared ?? headline` (Fundus takes the declared title): 0.925.
+  // Authors: the set's list against `authors` + `credit` (agencies are credits since record version 5): 0.887.
+  fundus: { headline_exact: 0.91, date_day_accuracy: 0.98, body_f1: 0.965, authors_exact: 0.875 },
   mercury: { headline_exact: 0.9, author_match: 0.9, day_accuracy: 0.96 },
 };
 
@@ -51,6 +53,7 @@ describe.skipIf(!available)("extraction evaluation sets (developer split)", () =
     expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.fundus.headline_exact);
     expect(figures.date_day_accuracy).toBeGreaterThanOrEqual(FLOORS.fundus.date_day_accuracy);
     expect(figures.body_f1).toBeGreaterThanOrEqual(FLOORS.fundus.body_f1);
+    expect(figures.authors_exact).toBeGreaterThanOrEqual(FLOORS.fundus.authors_exact);
   });
 
   it("mercury headline, authors and day (sites other than the rules were written on)", async () => {

@@ -51,6 +51,8 @@ describe("storytrail extract", () => {
       .map((l) => JSON.parse(l));
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ headline: "A fine story", word_count: 120 });
+    // Record version 5's fields are printed too, null or empty when the page has none.
+    expect(out[0]).toMatchObject({ headline_declared: null, kicker: null, credit: [] });
   });
 
   it("names the file of a refused page in --input mode", () => {

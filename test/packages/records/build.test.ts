@@ -55,7 +55,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as @storytrail/records in plain node, decodes a stream record and version 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record and version 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -69,7 +69,11 @@ const { gzipSync } = await import("node:zlib");
 const item = { ...${JSON.stringify(ARTICLE)}, body: gzipSync("Der Hafen ist wieder offen."), body_encoding: "gzip" };
 const v2 = { ...${JSON.stringify(ARTICLE)}, record_version: 2, body: "Der Hafen ist wieder offen." };
 const v4 = { ...item, record_version: 4, published_at_source: "text", published_day: "2026-11-27", published_at_structured: "2026-11-30" };
+const v5 = { ...item, record_version: 5, headline_declared: "Hafen: wieder offen", kicker: "Hafen", credit: ["dpa"] };
+const older = kit.decodeArticleItem(v4);
 console.log(JSON.stringify({
+  v5: [kit.decodeArticleItem(v5).headline_declared, kit.decodeArticleItem(v5).kicker, kit.decodeArticleItem(v5).credit],
+  v4New: [older.headline_declared, older.kicker, older.credit],
   v4Structured: kit.decodeArticleItem(v4).published_at_structured,
   v3Structured: kit.decodeArticleItem(item).published_at_structured,
   v3Body: kit.decodeArticleItem(item).body,
@@ -83,13 +87,15 @@ console.log(JSON.stringify({
 }));`,
     );
     expect(JSON.parse(out)).toEqual({
+      v5: ["Hafen: wieder offen", "Hafen", ["dpa"]],
+      v4New: [null, null, []],
       v4Structured: "2026-11-30",
       v3Structured: null,
       v3Body: "Der Hafen ist wieder offen.",
       v2Body: "Der Hafen ist wieder offen.",
       storedBody: "wieder",
       config: true,
-      version: 4,
+      version: 5,
       type: "story_created",
       stories: ["c-a1"],
       rejectsSeconds: true,

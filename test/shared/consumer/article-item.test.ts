@@ -1,5 +1,6 @@
 /** The Articles item codec: version 3 stores the body gzip-compressed, version 4 adds the structured date
- * the byline overrode; version 2 and 3 items still read. */
+ * the byline overrode, version 5 the declared headline, the kicker and the credit; version 2 to 4 items
+ * still read. */
 import { gzipSync } from "node:zlib";
 import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
 import * as fc from "fast-check";
@@ -28,10 +29,13 @@ const article: Article = {
   extractor_version: "x",
   canonical_from_page: null,
   headline: "Dock workers end nine-day port strike",
+  headline_declared: "Port strike: dock workers end nine-day walkout",
+  kicker: "Port strike",
   body: BODY,
   publication: "Harbor Daily",
   section: null,
   authors: ["A. Writer"],
+  credit: ["Reuters"],
   published_at: "2026-11-30T14:05:00.000Z",
   published_day: "2026-11-30",
   // The byline's date, and the JSON-LD date three days later that it overrode (both kept since v4).
@@ -53,15 +57,15 @@ const currentItem = () => ({
 });
 
 describe("the Articles item codec", () => {
-  it("writes version 4: the body as gzip bytes with body_encoding, smaller than its text", () => {
+  it("writes version 5: the body as gzip bytes with body_encoding, smaller than its text", () => {
     const item = articleItemFields({ ...article, body: BODY.repeat(40) });
-    expect(item.record_version).toBe(4);
+    expect(item.record_version).toBe(5);
     expect(item.body_encoding).toBe("gzip");
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(item.body.byteLength).toBeLessThan(Buffer.byteLength(BODY.repeat(40)) / 10);
   });
 
-  it("decodes a version 4 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
+  it("decodes a version 5 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
     const expected = article;
     expect(decodeArticleItem(currentItem())).toEqual(expected);
     // An export to S3 or a stream event spells binary as base64 text; unmarshall passes it through.
@@ -84,15 +88,56 @@ describe("the Articles item codec", () => {
     );
   });
 
+  it("still reads a version 4 item, without the declared headline, kicker (null) and credit (empty)", () => {
+    const { headline_declared: _h, kicker: _k, credit: _c, ...v4 } = { ...currentItem(), record_version: 4 };
+    expect(decodeArticleItem(v4)).toEqual({
+      ...article,
+      record_version: 4,
+      headline_declared: null,
+      kicker: null,
+      credit: [],
+    });
+    expect(() => decodeArticleItem({ ...currentItem(), credit: "Reuters" })).toThrow(/"credit"/);
+  });
+
   it("still reads a version 3 item, without published_at_structured (null), keeping its record_version", () => {
-    const { published_at_structured: _s, ...v3 } = { ...currentItem(), record_version: 3 };
-    expect(decodeArticleItem(v3)).toEqual({ ...article, record_version: 3, published_at_structured: null });
+    const {
+      published_at_structured: _s,
+      headline_declared: _h,
+      kicker: _k,
+      credit: _c,
+      ...v3
+    } = {
+      ...currentItem(),
+      record_version: 3,
+    };
+    const older = { headline_declared: null, kicker: null, credit: [] };
+    expect(decodeArticleItem(v3)).toEqual({
+      ...article,
+      ...older,
+      record_version: 3,
+      published_at_structured: null,
+    });
   });
 
   it("still reads a version 2 item, its body a string, keeping its record_version", () => {
-    const { body_encoding: _e, published_at_structured: _s, ...rest } = currentItem();
+    const {
+      body_encoding: _e,
+      published_at_structured: _s,
+      headline_declared: _h,
+      kicker: _k,
+      credit: _c,
+      ...rest
+    } = currentItem();
     const v2 = { ...rest, record_version: 2, body: BODY };
-    expect(decodeArticleItem(v2)).toEqual({ ...article, record_version: 2, published_at_structured: null });
+    expect(decodeArticleItem(v2)).toEqual({
+      ...article,
+      record_version: 2,
+      published_at_structured: null,
+      headline_declared: null,
+      kicker: null,
+      credit: [],
+    });
     expect(articleItemBody(v2)).toBe(BODY);
   });
 
@@ -109,7 +154,7 @@ describe("the Articles item codec", () => {
       expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(ArticleItemError);
       expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(message);
     };
-    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2, 3, 4/);
+    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2, 3, 4, 5/);
     bad({ body_encoding: "br" }, /article a1: body is object, body_encoding br: this reads gzip/);
     bad({ body: new TextEncoder().encode("plain text") }, /article a1: body is not gzip of UTF-8 text/);
     bad({ body: gzipSync(Buffer.from([0xff, 0xfe, 0x80])) }, /article a1: body is not gzip of UTF-8 text/);

@@ -170,4 +170,25 @@ describe("buildDataset", () => {
       ["a3", null],
     ]);
   });
+
+  it("exports the declared headline, the kicker and the credit from version 5 items, null and empty from older ones", async () => {
+    const v5 = articleItemFields({
+      ...article("a1", "wire"),
+      body: "",
+      headline_declared: "Port strike: workers end walkout",
+      kicker: "Port strike",
+      credit: ["Reuters"],
+    });
+    const {
+      headline_declared: _h,
+      kicker: _k,
+      credit: _c,
+      ...v4
+    } = { ...v5, article_id: "a2", url: "https://x/a2" };
+    const d = await buildDataset(source([], [v5, { ...v4, record_version: 4 }]));
+    expect(d.articles.map((a) => [a.article_id, a.headline_declared, a.kicker, a.credit])).toEqual([
+      ["a1", "Port strike: workers end walkout", "Port strike", ["Reuters"]],
+      ["a2", null, null, []],
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { readStructuredData } from "../../../shared/extract/structured-data";
 
 const URL_ = "https://www.example-news.com/2024/05/01/story";
 
-function authorsOf(html: string, opts: { headline?: string; siteNames?: string[] } = {}): string[] {
+function bylineOf(html: string, opts: { headline?: string; siteNames?: string[] } = {}) {
   const signals = collectSignals(parseHtml(html));
   const { article, all } = readStructuredData(signals.jsonLd, URL_);
   return extractAuthors({
@@ -18,6 +18,8 @@ function authorsOf(html: string, opts: { headline?: string; siteNames?: string[]
     headline: opts.headline ?? null,
   });
 }
+const authorsOf = (html: string, opts: { headline?: string; siteNames?: string[] } = {}): string[] =>
+  bylineOf(html, opts).authors;
 
 const ld = (o: unknown): string => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
 
@@ -48,6 +50,39 @@ describe("namesFromByline", () => {
 });
 
 describe("extractAuthors", () => {
+  it("credits news agencies and organisations apart from the people, and the masthead when nobody signs", () => {
+    const signed = bylineOf(
+      `<html><head>${ld({
+        "@type": "NewsArticle",
+        author: [
+          { "@type": "Person", name: "Felix Roe" },
+          { "@type": "Organization", name: "Wire Desk" },
+        ],
+      })}
+      <meta name="author" content="Felix Roe, dpa"></head><body></body></html>`,
+    );
+    expect(signed).toEqual({ authors: ["Felix Roe"], credit: ["Wire Desk"] });
+    const wire = bylineOf(
+      `<html><head><meta name="author" content="Jane Roe, Reuters"></head><body></body></html>`,
+    );
+    expect(wire).toEqual({ authors: ["Jane Roe"], credit: ["Reuters"] });
+    const agencyOnly = bylineOf(
+      `<html><head><meta name="author" content="dpa/AFP"></head><body></body></html>`,
+    );
+    expect(agencyOnly).toEqual({ authors: [], credit: ["dpa/AFP"] });
+    const masthead = bylineOf(
+      `<html><head>${ld({ "@type": "NewsArticle", author: { "@type": "Organization", name: "The Courier" } })}</head><body></body></html>`,
+      { siteNames: ["The Courier"] },
+    );
+    expect(masthead).toEqual({ authors: [], credit: ["The Courier"] });
+  });
+
+  it("takes no share or profile button for a name", () => {
+    const html = `<html><body><article><h1>Big story here today</h1>
+      <div class="byline"><a href="https://facebook.com/x">Facebook</a> <span>Twitter</span></div></article></body></html>`;
+    expect(authorsOf(html, { headline: "Big story here today" })).toEqual([]);
+  });
+
   it("reads JSON-LD author arrays and Person objects referenced by @id in an @graph", () => {
     const html = `<html><head>${ld({
       "@context": "https://schema.org",
@@ -73,9 +108,9 @@ describe("extractAuthors", () => {
     ]);
   });
 
-  it("falls back to the organisation when no source names a person", () => {
+  it("credits the organisation when no source names a person", () => {
     const html = `<html><head>${ld({ "@type": "NewsArticle", author: { "@type": "Organization", name: "Wire Desk" } })}</head><body></body></html>`;
-    expect(authorsOf(html)).toEqual(["Wire Desk"]);
+    expect(bylineOf(html)).toEqual({ authors: [], credit: ["Wire Desk"] });
   });
 
   it("reads author meta tags (parsely-author, article:author that is not a URL)", () => {
@@ -102,7 +137,9 @@ describe("extractAuthors", () => {
 
   it("takes declared microdata authors as written, but not lower-case text in a plain byline box", () => {
     const a = `<html><body><h1>Headline of the story</h1><span itemprop="author">dpa</span></body></html>`;
-    expect(authorsOf(a, { headline: "Headline of the story" })).toEqual(["dpa"]);
+    expect(bylineOf(a, { headline: "Headline of the story" })).toEqual({ authors: [], credit: ["dpa"] });
+    const c = `<html><body><h1>Headline of the story</h1><span itemprop="author">jane roe</span></body></html>`;
+    expect(authorsOf(c, { headline: "Headline of the story" })).toEqual(["jane roe"]);
     const b = `<html><body><h1>Headline of the story</h1><div class="author">3 min read</div><div class="author-cat">capital</div></body></html>`;
     expect(authorsOf(b, { headline: "Headline of the story" })).toEqual([]);
   });

@@ -13,13 +13,23 @@ const day = (lang: string | null, dateline: string, languageHint?: string) =>
   }).published_day;
 
 describe("day and month order of numeric dates", () => {
-  it("reads month first only for US English, from the page or the source's language", () => {
-    expect(readsDayFirst("en-US", null)).toBe(false);
-    expect(readsDayFirst("en_us", null)).toBe(false);
-    expect(readsDayFirst(null, "en-US")).toBe(false);
-    expect(readsDayFirst("en-GB", null)).toBe(true);
-    expect(readsDayFirst("en", "en")).toBe(true);
-    expect(readsDayFirst(null, null)).toBe(true);
+  it("reads month first for a US locale: the page's, og:locale's, the source's, else its domain's country", () => {
+    const first = (htmlLang: string | null, languageHint: string | null, more = {}) =>
+      readsDayFirst({ htmlLang, languageHint, ...more });
+    expect(first("en-US", null)).toBe(false);
+    expect(first("en_us", null)).toBe(false);
+    expect(first(null, "en-US")).toBe(false);
+    expect(first("es-US", null)).toBe(false);
+    expect(first("en-GB", null)).toBe(true);
+    expect(first("en", "en")).toBe(true);
+    expect(first(null, null)).toBe(true);
+    expect(first("en", null, { ogLocale: "en_US" })).toBe(false);
+    // The page's own region outranks og:locale and the domain.
+    expect(first("en-GB", null, { ogLocale: "en_US", url: "https://city.gov/news" })).toBe(true);
+    expect(first("en", null, { url: "https://www.city.gov/news/1" })).toBe(false);
+    expect(first("en", null, { url: "https://paper.us/a" })).toBe(false);
+    expect(first("en", null, { url: "https://paper.com/a" })).toBe(true);
+    expect(first(null, null, { url: "https://zeitung.de/a" })).toBe(true);
   });
 
   it("reads a slash date month first on a US English page, day first elsewhere", () => {
@@ -34,5 +44,33 @@ describe("day and month order of numeric dates", () => {
     expect(day("en-US", "13/04/2026")).toBe("2026-04-13");
     expect(day("en-GB", "04/13/2026")).toBe("2026-04-13");
     expect(day("en-US", "03.04.2026")).toBe("2026-04-03");
+  });
+
+  it("reads a slash date in the other order when the page's other dates contradict the locale's reading", () => {
+    const page = (url: string, head: string, dateline: string) =>
+      extractArticle({
+        html: `<html lang="en"><head>${head}</head><body><article><h1>Headline of the story</h1><p class="date">${dateline}</p><p>${para}</p></article></body></html>`,
+        url,
+        now: NOW,
+      });
+    // No region, no country: day first, unless the URL's date says otherwise.
+    expect(page("https://paper.com/news/story", "", "10/11/2026").published_day).toBe("2026-11-10");
+    expect(page("https://paper.com/2026/10/11/story", "", "10/11/2026").published_day).toBe("2026-10-11");
+    // A byline read as 1 September would override the structured 9 January; read as 9 January it agrees.
+    const ld = `<script type="application/ld+json">${JSON.stringify({ "@type": "NewsArticle", datePublished: "2026-01-09T14:00:00-05:00" })}</script>`;
+    const r = page("https://paper.com/news/story", ld, "01/09/2026");
+    expect([r.published_day, r.published_at, r.published_at_structured]).toEqual([
+      "2026-01-09",
+      "2026-01-09T19:00:00Z",
+      null,
+    ]);
+    // A feed's date is evidence too.
+    const hinted = extractArticle({
+      html: `<html lang="en"><body><article><h1>Headline of the story</h1><p class="date">10/11/2026</p><p>${para}</p></article></body></html>`,
+      url: "https://paper.com/news/story",
+      now: NOW,
+      publishedHint: "2026-10-11T12:00:00Z",
+    });
+    expect(hinted.published_day).toBe("2026-10-11");
   });
 });

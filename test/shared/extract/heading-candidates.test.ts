@@ -13,9 +13,25 @@ describe("headingCandidates", () => {
       <nav class="crumbs"><ol><li><a href="/">Home</a></li><li><h1><span>Trail</span> entry</h1></li></ol></nav>
       <main><article><h1><span class="kicker">Kicker</span> The headline</h1><p>Text.</p></article></main>
       </body></html>`;
-    const { h1, crumbH1 } = read(html);
+    const { h1, h1Kicker, crumbH1 } = read(html);
     expect(h1.map(shown)).toEqual(["The headline", "Site banner headline"]);
+    expect(h1Kicker).toEqual(["Kicker", null]);
     expect(crumbH1).toEqual(["Trail entry"]);
+  });
+
+  it("reads a kicker set just before the heading, or before the one element wrapping it, and nothing else", () => {
+    const before = read(
+      `<article><p class="article-topline">Energy</p><h1>Grid holds through the cold snap</h1></article>`,
+    );
+    expect(before.h1Kicker).toEqual(["Energy"]);
+    const wrapped = read(
+      `<article><div class="overline">Analysis</div><div class="title"><h1>Grid holds through the cold snap</h1></div></article>`,
+    );
+    expect(wrapped.h1Kicker).toEqual(["Analysis"]);
+    const plain = read(
+      `<article><p class="lead">Intro</p><h1>Grid holds through the cold snap</h1></article>`,
+    );
+    expect(plain.h1Kicker).toEqual([null]);
   });
 
   it("leaves out ruby readings and keeps a logo <h1>'s image text apart", () => {

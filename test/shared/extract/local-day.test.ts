@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { extractArticle } from "../../../shared/extract/article";
 import type { StatedDate } from "../../../shared/extract/date-parse";
-import { localDay, statedLocalDay } from "../../../shared/extract/local-day";
+import { dayInZone, localDay, statedLocalDay } from "../../../shared/extract/local-day";
 
 /** 23:30 UTC on the 1st: 08:30 on the 2nd in Tokyo, 18:30 on the 1st in New York. */
 const utc: StatedDate = { day: "2026-03-01", instant: "2026-03-01T23:30:00.000Z", hasTime: true, offset: 0 };
@@ -45,5 +46,31 @@ describe("statedLocalDay", () => {
       return null;
     });
     expect(asked).toBe(false);
+  });
+});
+
+describe("the source's time zone", () => {
+  it("gives the day of an instant in an IANA zone, null for a zone the runtime does not know", () => {
+    expect(dayInZone("2026-01-10T03:30:00Z", "America/New_York")).toBe("2026-01-09");
+    expect(dayInZone("2026-01-10T23:30:00Z", "Asia/Tokyo")).toBe("2026-01-11");
+    expect(dayInZone("2026-01-10T23:30:00Z", "Mars/Olympus_Mons")).toBeNull();
+  });
+
+  it("makes published_day the day of published_at in that zone, not another date on the page", () => {
+    const page = `<html lang="en"><head><meta property="article:published_time" content="2026-01-10T13:00:00Z"></head>
+      <body><article><h1>Headline of the story</h1><p class="date">January 11, 2026</p><p>${"Words of the story. ".repeat(30)}</p></article></body></html>`;
+    const at = (timeZone?: string) =>
+      extractArticle({
+        html: page,
+        url: "https://paper.com/2026/01/11/story",
+        now: new Date("2026-02-01T00:00:00Z"),
+        timeZone,
+      });
+    // 13:00 UTC is 8 a.m. in New York: the 10th there, whatever day the URL and the byline name.
+    expect([at("America/New_York").published_at, at("America/New_York").published_day]).toEqual([
+      "2026-01-10T13:00:00Z",
+      "2026-01-10",
+    ]);
+    expect(at("Pacific/Kiritimati").published_day).toBe("2026-01-11");
   });
 });
