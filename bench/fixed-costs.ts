@@ -5,11 +5,10 @@
  *
  * Custom metrics are the line that once grew with the source list (a `source_id` dimension on five
  * metrics: 50,000 metrics, $15,000 a month, at 10,000 sources). The target design (../shared/DESIGN.md)
- * publishes a bounded set; `customMetrics` is an input so the model follows whatever the stack declares.
+ * publishes a bounded set (CUSTOM_METRICS); `customMetrics` is an input so an operator can price another.
  */
+import { CUSTOM_METRICS } from "../infra/custom-metrics";
 import { type FunctionName, functionNames, queueNames, topology } from "../infra/topology";
-import { dedupMetrics, discoverMetrics, fetchMetrics, qualityMetrics } from "../shared/config/metrics";
-import { failureReason } from "../shared/records";
 import { type CostLine, costLine } from "./cost-model";
 import { PRICES, type Prices } from "./prices";
 
@@ -24,23 +23,9 @@ export interface FixedMonthly {
   readonly scheduledInvocationsPerMonth: number;
 }
 
-/**
- * The target design's series (no `source_id` dimension; per-publisher figures on the Sources items and in
- * logs): every metric once under its function's `service` dimension, FetchOutcomes once per outcome (an
- * article, not modified, a malformed message, or a failure reason), and one bounded per-publisher count
- * (publishers whose quality dropped). Until shared/config/metrics.ts exports the list it publishes
- * (CUSTOM_METRICS, the scale-sources branch), the count is made here from the names it declares today.
- */
+/** The custom metrics the stack can publish (infra/custom-metrics.ts): none grows with the sources. */
 export function targetCustomMetricCount(): number {
-  const outcomes = 3 + failureReason.options.length;
-  const serviceOnly =
-    Object.keys(discoverMetrics).length +
-    Object.keys(fetchMetrics).length -
-    1 + // FetchOutcomes is counted per outcome
-    Object.keys(dedupMetrics).length +
-    Object.keys(qualityMetrics).length +
-    1; // PublishersWithQualityDrop
-  return serviceOnly + outcomes;
+  return CUSTOM_METRICS.reduce((n, m) => n + m.count, 0);
 }
 
 /**

@@ -20,7 +20,7 @@ const run = () =>
 it("a run over 8 hosts with 8 concurrent workers: every page ends as an article, the accounting adds up, dedup equals the serial result", async () => {
   const r = await run();
   expect(r.counts).toMatchObject({ claimed: 96, articles: 96, failed: 0, pending: 0 });
-  expect(r.counts.dead_lettered).toEqual({ fetch: 0, dedup: 0 });
+  expect(r.counts.dead_lettered).toEqual({ discover: 0, fetch: 0, dedup: 0 });
   // Each article counted once (racing merges once counted 98).
   expect(r.counts.clustered_articles).toBe(96);
   expect(r.clusters).toBeLessThan(96); // stories are copied across hosts

@@ -123,7 +123,7 @@ describe.each(CLOCKS)("local runtime, end to end on a loopback news site, clock 
     const counts = await runtime.runCounts("run-1");
     expect(counts.pending).toBe(0);
     expect(counts.articles + counts.failed).toBe(counts.claimed);
-    expect(counts.dead_lettered).toEqual({ fetch: 0, dedup: 0 });
+    expect(counts.dead_lettered).toEqual({ discover: 0, fetch: 0, dedup: 0 });
     const again = await runtime.discover({ sources: site.sources, run_id: "run-2" });
     expect(again.enqueued).toBe(0);
   });
