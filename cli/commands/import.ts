@@ -140,6 +140,9 @@ function summaryLines(s: ImportSummary, seconds: number): string[] {
     `imported ${s.files} WARC files in ${seconds.toFixed(1)} s${s.files_already_imported ? ` (${s.files_already_imported} already imported, passed over)` : ""}`,
     `  records read: ${s.records} = articles ${s.articles} + skipped ${skippedTotal(s)} + errors ${s.errors}`,
     `  skipped:      ${skipped || "none"}`,
+    ...(s.truncated_articles
+      ? [`  truncated:    ${s.truncated_articles} articles read from records the archive cut short`]
+      : []),
     ...s.problems.map((p) => `  error:        ${p.file} @ ${p.offset}: ${p.detail}`),
   ];
 }

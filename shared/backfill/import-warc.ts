@@ -7,8 +7,9 @@
 
 import { type FetchOutcome, type PageDeps, storeFetchedPage } from "../crawl/fetch-article";
 import type { Frontier } from "../crawl/ports";
+import { extractArticle } from "../extract/article";
 import type { FetchSuccess } from "../fetch/http";
-import type { FetchMessage } from "../records";
+import type { Extraction, FetchMessage } from "../records";
 import { InvalidUrlError } from "../url/canonical-url";
 import { countArticle, countError, countSkipped, emptySummary, type ImportSummary } from "./import-summary";
 import type { SourceLookup } from "./page-source";
@@ -76,6 +77,12 @@ function asFetched(page: ArchivedPage): FetchSuccess {
   };
 }
 
+/** The extraction of a page the archive cut: its body is only the start of the page's. */
+function cutBody(extraction: Extraction): Extraction {
+  const fields = extraction.truncated ?? [];
+  return fields.includes("body") ? extraction : { ...extraction, truncated: [...fields, "body"] };
+}
+
 async function storePage(
   file: string,
   entry: WarcEntry & { kind: "page" },
@@ -92,7 +99,13 @@ async function storePage(
     language_hint: source.language,
     ...source.settings,
   };
-  const pageDeps: PageDeps = { ...deps.page, frontier: NO_FRONTIER, now: () => page.collectedAt };
+  const extract = deps.page.extract ?? extractArticle;
+  const pageDeps: PageDeps = {
+    ...deps.page,
+    frontier: NO_FRONTIER,
+    now: () => page.collectedAt,
+    ...(page.truncated ? { extract: (input) => cutBody(extract(input)) } : {}),
+  };
   return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({
     kind: "failed",
     reason,
@@ -112,7 +125,7 @@ async function account(
   try {
     const outcome = await storePage(file, entry, deps);
     if (outcome.kind === "failed") countSkipped(summary, outcome.reason);
-    else countArticle(summary);
+    else countArticle(summary, entry.page.truncated !== null);
   } catch (err) {
     // A URL no canonical form accepts is the record's fault; anything else (a store down) stops the
     // file before its checkpoint moves, so a rerun retries the record.
