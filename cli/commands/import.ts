@@ -3,8 +3,9 @@
  * local runtime, through the fetcher's own extraction, canonical-URL, dedup and cluster code.
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { LocalRuntime } from "../../infra/local/runtime";
 import {
   addSummary,
@@ -12,6 +13,7 @@ import {
   type ImportSummary,
   skippedTotal,
 } from "../../shared/backfill/import-summary";
+import type { ExtractAhead } from "../../shared/backfill/import-warc";
 import type { WarcEntry } from "../../shared/backfill/warc-pages";
 
 interface ImportOptions {
@@ -20,6 +22,7 @@ interface ImportOptions {
   dataDir: string;
   json?: boolean;
   restart?: boolean;
+  workers: number;
 }
 
 const WARC_NAME = /\.warc(\.gz)?$/i;
@@ -56,6 +59,8 @@ export interface LocalImportOptions {
   readonly onProgress?: (bytesRead: number, entry: WarcEntry) => void;
   /** Stops a file at its next checkpoint (tests interrupt an import this way). */
   readonly shouldStop?: () => boolean;
+  /** Extraction worker threads (default: none, each page extracted as it is stored). */
+  readonly workers?: number;
 }
 
 /** Imports files into a running local runtime; dedup runs before every checkpoint. */
@@ -74,6 +79,7 @@ export async function importFiles(
     { CheckpointFiles },
     { importWarc },
     { SourceLookup },
+    { ExtractionPool },
   ] = await Promise.all([
     import("../../shared/aws/articles-table"),
     import("../../shared/aws/queue-sender"),
@@ -84,51 +90,62 @@ export async function importFiles(
     import("../../shared/backfill/checkpoint-files"),
     import("../../shared/backfill/import-warc"),
     import("../../shared/backfill/page-source"),
+    import("../../shared/backfill/extraction-pool"),
   ]);
   const settings = crawlSettings(opts.settings ?? process.env);
   const { clients, resources } = runtime;
   const checkpoints = new CheckpointFiles(opts.checkpointDir);
-  const total = emptySummary();
-  let bytesBefore = 0;
-  for (const file of files) {
-    const start = opts.restart ? null : checkpoints.load(file);
-    if (start?.done) {
-      total.files_already_imported++;
-      bytesBefore += statSync(file).size;
-      continue;
-    }
-    let bytesRead = 0;
-    const open = (offset: number) => {
-      bytesRead = offset;
-      const stream = createReadStream(file, { start: offset, highWaterMark: 256 * 1024 });
-      stream.on("data", (chunk) => {
-        bytesRead += chunk.length;
-      });
-      return stream;
-    };
-    const done = await importWarc(file, open, start, {
-      page: {
-        articles: new ArticlesTable(clients.doc, resources.tables.articles),
-        rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
-        dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
-        sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
-        partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
-      },
-      sources: new SourceLookup(opts.sources ? parseSources(opts.sources) : []),
-      maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
-      // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
-      flush: async () => {
-        await runtime.drain();
-      },
-      saveCheckpoint: async (cp) => checkpoints.save(file, cp),
-      checkpointEvery: opts.checkpointEvery,
-      onEntry: (entry) => opts.onProgress?.(bytesBefore + bytesRead, entry),
-      shouldStop: opts.shouldStop,
-    });
-    addSummary(total, done.summary);
-    bytesBefore += statSync(file).size;
+  const pool = opts.workers ? new ExtractionPool(opts.workers) : undefined;
+  try {
+    return await importEach(files, pool);
+  } finally {
+    await pool?.close();
   }
-  return total;
+
+  async function importEach(files: readonly string[], extractAhead: ExtractAhead | undefined) {
+    const total = emptySummary();
+    let bytesBefore = 0;
+    for (const file of files) {
+      const start = opts.restart ? null : checkpoints.load(file);
+      if (start?.done) {
+        total.files_already_imported++;
+        bytesBefore += statSync(file).size;
+        continue;
+      }
+      let bytesRead = 0;
+      const open = (offset: number) => {
+        bytesRead = offset;
+        const stream = createReadStream(file, { start: offset, highWaterMark: 256 * 1024 });
+        stream.on("data", (chunk) => {
+          bytesRead += chunk.length;
+        });
+        return stream;
+      };
+      const done = await importWarc(file, open, start, {
+        page: {
+          articles: new ArticlesTable(clients.doc, resources.tables.articles),
+          rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
+          dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
+          sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
+          partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
+        },
+        sources: new SourceLookup(opts.sources ? parseSources(opts.sources) : []),
+        maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
+        // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
+        flush: async () => {
+          await runtime.drain();
+        },
+        saveCheckpoint: async (cp) => checkpoints.save(file, cp),
+        checkpointEvery: opts.checkpointEvery,
+        onEntry: (entry) => opts.onProgress?.(bytesBefore + bytesRead, entry),
+        shouldStop: opts.shouldStop,
+        extractAhead,
+      });
+      addSummary(total, done.summary);
+      bytesBefore += statSync(file).size;
+    }
+    return total;
+  }
 }
 
 function summaryLines(s: ImportSummary, seconds: number): string[] {
@@ -166,6 +183,16 @@ export function registerImport(program: Command): void {
     .option(
       "--restart",
       "ignore checkpoints and read every file from its start (importing again changes nothing)",
+    )
+    .option(
+      "--workers <n>",
+      "extraction worker threads (default: one per core)",
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a whole number of at least 1");
+        return n;
+      },
+      availableParallelism(),
     )
     .option("--json", "print the summary as one JSON object")
     .action(async (opts: ImportOptions) => {
@@ -205,6 +232,7 @@ async function runImport(opts: ImportOptions): Promise<void> {
       sources,
       checkpointDir: join(dataDir, "backfill"),
       restart: opts.restart,
+      workers: opts.workers,
       onProgress: (bytes, entry) => {
         records++;
         if (entry.kind === "page") pages++;
