@@ -2,7 +2,7 @@
  * `storytrail import --warc PATH…`: WARC files (plain or gzip) into articles and story clusters on the
  * local runtime, through the fetcher's own extraction, canonical-URL, dedup and cluster code.
  */
-import { createReadStream, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
@@ -13,8 +13,8 @@ import {
   type ImportSummary,
   skippedTotal,
 } from "../../shared/backfill/import-summary";
-import type { ExtractAhead } from "../../shared/backfill/import-warc";
-import type { WarcEntry } from "../../shared/backfill/warc-pages";
+import type { PageDeps } from "../../shared/crawl/fetch-article";
+import type { LocalStore } from "../../shared/local-store/local-store";
 
 interface ImportOptions {
   warc: string[];
@@ -55,24 +55,60 @@ export interface LocalImportOptions {
   readonly restart?: boolean;
   readonly checkpointEvery?: number;
   readonly settings?: Readonly<Record<string, string | undefined>>;
-  /** Bytes of the files read so far, and the entry just accounted for. */
-  readonly onProgress?: (bytesRead: number, entry: WarcEntry) => void;
+  /** Bytes of the files read so far, and articles stored so far, after each record. */
+  readonly onProgress?: (bytesRead: number, articles: number) => void;
   /** Stops a file at its next checkpoint (tests interrupt an import this way). */
   readonly shouldStop?: () => boolean;
   /** Extraction worker threads (default: none, each page extracted as it is stored). */
   readonly workers?: number;
 }
 
-/** Imports files into a running local runtime; dedup runs before every checkpoint. */
+/** Where imported pages go, and how what was handed on is made durable before a checkpoint. */
+interface ImportTarget {
+  readonly page: Omit<PageDeps, "now" | "frontier" | "sampleRate" | "partners">;
+  readonly flush: () => Promise<void>;
+}
+
+/** The local runtime's emulated tables, queues and bucket (a crawl's data directory). */
+async function emulatorTarget(runtime: LocalRuntime): Promise<ImportTarget> {
+  const [{ ArticlesTable }, { DedupQueueSender }, { RawSamplesBucket }] = await Promise.all([
+    import("../../shared/aws/articles-table"),
+    import("../../shared/aws/queue-sender"),
+    import("../../shared/aws/raw-samples"),
+  ]);
+  const { clients, resources } = runtime;
+  return {
+    page: {
+      articles: new ArticlesTable(clients.doc, resources.tables.articles),
+      rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
+      dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
+    },
+    // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
+    flush: async () => {
+      await runtime.drain();
+    },
+  };
+}
+
+/** The embedded store: each article clustered as it is stored, committed before a checkpoint. */
+async function storeTarget(store: LocalStore): Promise<ImportTarget> {
+  const { LocalDedupQueue } = await import("../../shared/local-store/local-dedup-queue");
+  return {
+    page: { articles: store.articles, rawSamples: store.samples, dedupQueue: new LocalDedupQueue(store) },
+    flush: async () => store.commit(),
+  };
+}
+
+/**
+ * Imports files into a local store (an import's data directory) or a running local runtime (a
+ * crawl's); dedup has run on everything before each checkpoint.
+ */
 export async function importFiles(
-  runtime: LocalRuntime,
+  into: LocalRuntime | LocalStore,
   files: readonly string[],
   opts: LocalImportOptions,
 ): Promise<ImportSummary> {
   const [
-    { ArticlesTable },
-    { DedupQueueSender },
-    { RawSamplesBucket },
     { crawlSettings },
     { parseSources },
     { DEFAULT_FETCH_LIMITS },
@@ -80,10 +116,8 @@ export async function importFiles(
     { importWarc },
     { SourceLookup },
     { ExtractionPool },
+    { LocalStore },
   ] = await Promise.all([
-    import("../../shared/aws/articles-table"),
-    import("../../shared/aws/queue-sender"),
-    import("../../shared/aws/raw-samples"),
     import("../../shared/config/crawl-settings"),
     import("../../shared/discover/sources"),
     import("../../shared/fetch/http"),
@@ -91,20 +125,16 @@ export async function importFiles(
     import("../../shared/backfill/import-warc"),
     import("../../shared/backfill/page-source"),
     import("../../shared/backfill/extraction-pool"),
+    import("../../shared/local-store/local-store"),
   ]);
   const settings = crawlSettings(opts.settings ?? process.env);
-  const { clients, resources } = runtime;
+  const target = into instanceof LocalStore ? await storeTarget(into) : await emulatorTarget(into);
+  const sources = new SourceLookup(opts.sources ? parseSources(opts.sources) : []);
   const checkpoints = new CheckpointFiles(opts.checkpointDir);
   const pool = opts.workers ? new ExtractionPool(opts.workers) : undefined;
+  const total = emptySummary();
+  let bytesBefore = 0;
   try {
-    return await importEach(files, pool);
-  } finally {
-    await pool?.close();
-  }
-
-  async function importEach(files: readonly string[], extractAhead: ExtractAhead | undefined) {
-    const total = emptySummary();
-    let bytesBefore = 0;
     for (const file of files) {
       const start = opts.restart ? null : checkpoints.load(file);
       if (start?.done) {
@@ -123,28 +153,25 @@ export async function importFiles(
       };
       const done = await importWarc(file, open, start, {
         page: {
-          articles: new ArticlesTable(clients.doc, resources.tables.articles),
-          rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
-          dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
+          ...target.page,
           sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
           partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
         },
-        sources: new SourceLookup(opts.sources ? parseSources(opts.sources) : []),
+        sources,
         maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
-        // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
-        flush: async () => {
-          await runtime.drain();
-        },
+        flush: target.flush,
         saveCheckpoint: async (cp) => checkpoints.save(file, cp),
         checkpointEvery: opts.checkpointEvery,
-        onEntry: (entry) => opts.onProgress?.(bytesBefore + bytesRead, entry),
+        onEntry: (_, file) => opts.onProgress?.(bytesBefore + bytesRead, total.articles + file.articles),
         shouldStop: opts.shouldStop,
-        extractAhead,
+        extractAhead: pool,
       });
       addSummary(total, done.summary);
       bytesBefore += statSync(file).size;
     }
     return total;
+  } finally {
+    await pool?.close();
   }
 }
 
@@ -200,53 +227,67 @@ export function registerImport(program: Command): void {
     });
 }
 
-async function runImport(opts: ImportOptions): Promise<void> {
-  const files = warcFiles(opts.warc);
-  const sources = opts.sources ? JSON.parse(readFileSync(resolve(opts.sources), "utf8")) : undefined;
-  const [{ SingleBar }, { startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] =
-    await Promise.all([
-      import("cli-progress"),
-      import("../../infra/local/emulators"),
-      import("../../infra/local/runtime"),
-      import("../../infra/local/sample-persistence"),
-    ]);
-  const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
-  const started = Date.now();
-  const log = (s: string) => process.stderr.write(`${s}\n`);
-  log(`starting emulators (data in ${dataDir}) …`);
+/** Imports into the data directory's store; into the emulated tables when it holds a crawl's. */
+async function importInto(
+  dataDir: string,
+  files: readonly string[],
+  opts: LocalImportOptions,
+  log: (s: string) => void,
+): Promise<ImportSummary> {
+  const { LocalStore, hasLocalStore } = await import("../../shared/local-store/local-store");
+  if (hasLocalStore(dataDir) || !existsSync(join(dataDir, "dynamodb"))) {
+    log(`importing into ${join(dataDir, "store")}`);
+    const store = LocalStore.open(dataDir);
+    try {
+      return await importFiles(store, files, opts);
+    } finally {
+      await store.close();
+    }
+  }
+  const [{ startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] = await Promise.all([
+    import("../../infra/local/emulators"),
+    import("../../infra/local/runtime"),
+    import("../../infra/local/sample-persistence"),
+  ]);
+  log(`${dataDir} holds a crawl: starting emulators so that imported pages join its stories …`);
   const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
   const samplesDir = resolve(dataDir, "s3");
   try {
-    // The same resource names as `storytrail crawl`: imported pages join the crawl's stories.
+    // The same resource names as `storytrail crawl`.
     const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: "storytrail-" });
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    const totalBytes = files.reduce((n, f) => n + statSync(f).size, 0);
-    const bar = process.stderr.isTTY
-      ? new SingleBar({ format: "import {bar} {percentage}% | {records} records, {pages} HTML pages" })
-      : undefined;
-    bar?.start(totalBytes, 0, { records: 0, pages: 0 });
-    let records = 0;
-    let pages = 0;
-    const summary = await importFiles(runtime, files, {
+    const summary = await importFiles(runtime, files, opts);
+    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    await runtime.close();
+    return summary;
+  } finally {
+    await emulators.stop();
+  }
+}
+
+async function runImport(opts: ImportOptions): Promise<void> {
+  const files = warcFiles(opts.warc);
+  const sources = opts.sources ? JSON.parse(readFileSync(resolve(opts.sources), "utf8")) : undefined;
+  const { ImportProgress } = await import("./import-progress");
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const started = Date.now();
+  const totalBytes = files.reduce((n, f) => n + statSync(f).size, 0);
+  const progress = new ImportProgress(totalBytes, opts.json ? "json" : process.stderr.isTTY ? "bar" : "none");
+  const summary = await importInto(
+    dataDir,
+    files,
+    {
       sources,
       checkpointDir: join(dataDir, "backfill"),
       restart: opts.restart,
       workers: opts.workers,
-      onProgress: (bytes, entry) => {
-        records++;
-        if (entry.kind === "page") pages++;
-        bar?.update(Math.min(bytes, totalBytes), { records, pages });
-      },
-    });
-    bar?.stop();
-    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    await runtime.close();
-    const seconds = (Date.now() - started) / 1000;
-    if (opts.json) process.stdout.write(`${JSON.stringify({ ...summary, seconds })}\n`);
-    else process.stdout.write(`${summaryLines(summary, seconds).join("\n")}\n`);
-    if (summary.errors > 0) process.exitCode = 1;
-  } finally {
-    await emulators.stop();
-  }
+      onProgress: (bytes, articles) => progress.update(bytes, articles),
+    },
+    (s) => progress.log(s),
+  ).finally(() => progress.stop());
+  const seconds = (Date.now() - started) / 1000;
+  if (opts.json) process.stdout.write(`${JSON.stringify({ ...summary, seconds })}\n`);
+  else process.stdout.write(`${summaryLines(summary, seconds).join("\n")}\n`);
+  if (summary.errors > 0) process.exitCode = 1;
 }

@@ -37,7 +37,6 @@ export class ExtractionPool implements ExtractAhead {
       const w = new Worker(new URL("./extraction-worker.mjs", import.meta.url));
       w.on("message", (reply: Reply) => this.settle(w, reply));
       w.on("error", (err) => this.fail(err));
-      w.unref();
       this.workers.push(w);
     }
   }

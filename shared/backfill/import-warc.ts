@@ -42,7 +42,8 @@ export interface ImportDeps {
   readonly saveCheckpoint?: (checkpoint: WarcCheckpoint) => Promise<void>;
   /** Records between checkpoints. */
   readonly checkpointEvery?: number;
-  readonly onEntry?: (entry: WarcEntry) => void;
+  /** After each record is accounted for, with the file's counts so far. */
+  readonly onEntry?: (entry: WarcEntry, summary: ImportSummary) => void;
   /** Checked before each record: true stops the file at a checkpoint (Lambda's time is running out). */
   readonly shouldStop?: () => boolean;
   /** Extracts pages ahead of storing them (locally, a pool of worker threads); without it each page
@@ -224,7 +225,7 @@ export async function importWarc(
       if (stop) return checkpoint;
     }
     await account(file, entry, deps, summary, await ahead);
-    deps.onEntry?.(entry);
+    deps.onEntry?.(entry, summary);
     since++;
     return null;
   };
