@@ -125,7 +125,7 @@ export interface DedupRunOptions {
    * articles of this input resumes the run: an article it finished is not fingerprinted again. */
   readonly store?: RunStore;
   /** Makes the store's writes durable; called every `commitEvery` articles and at the end. */
-  readonly commit?: () => void;
+  readonly commit?: () => Promise<void>;
   readonly commitEvery?: number;
 }
 
@@ -182,11 +182,11 @@ export async function runDedup(
     if (options.store && (await store.getStory(raw.id))?.done) continue;
     await addArticle(store, toDedupArticle(raw, collectedAt, shingler), { now: fixedClock, views });
     if (options.commit && ++sinceCommit >= commitEvery) {
-      options.commit();
+      await options.commit();
       sinceCommit = 0;
     }
   }
-  options.commit?.();
+  await options.commit?.();
   const final = new Map<string, string>();
   for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);
   return {

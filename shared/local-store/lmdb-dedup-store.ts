@@ -37,7 +37,7 @@ export class LmdbDedupStore implements DedupStore {
 
   constructor(root: RootDatabase) {
     const table = <K extends string | number, V>(name: string, keyEncoding?: "uint32") =>
-      new StagedTable<K, V>(root.openDB<V, K>({ name, ...(keyEncoding ? { keyEncoding } : {}) }));
+      new StagedTable<K, V>((r) => r.openDB<V, K>({ name, ...(keyEncoding ? { keyEncoding } : {}) }), root);
     this.articles = table("dedup.articles");
     this.stories = table("dedup.stories");
     this.ordinals = table("dedup.ordinals");

@@ -27,7 +27,7 @@ export class LocalDedupQueue implements DedupQueue {
       const fingerprint: Fingerprint = fingerprintSchema.parse(msg.fingerprint);
       await addArticle(this.store.dedup, { ...msg, fingerprint }, { now: this.now });
       if (++this.sinceCommit >= COMMIT_EVERY) {
-        this.store.commit();
+        await this.store.commit();
         this.sinceCommit = 0;
       }
     }

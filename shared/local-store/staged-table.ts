@@ -11,8 +11,19 @@ const GONE = Symbol("gone");
 
 export class StagedTable<K extends string | number, V> {
   private staged = new Map<K, V | typeof GONE>();
+  private db: Database<V, K>;
 
-  constructor(private readonly db: Database<V, K>) {}
+  constructor(
+    private readonly openIn: (root: RootDatabase) => Database<V, K>,
+    root: RootDatabase,
+  ) {
+    this.db = openIn(root);
+  }
+
+  /** Opens the database again in a reopened environment. */
+  rebind(root: RootDatabase): void {
+    this.db = this.openIn(root);
+  }
 
   get(key: K): V | undefined {
     const s = this.staged.get(key);
@@ -26,11 +37,6 @@ export class StagedTable<K extends string | number, V> {
 
   remove(key: K): void {
     this.staged.set(key, GONE);
-  }
-
-  /** Writes staged since the last commit. */
-  get pending(): number {
-    return this.staged.size;
   }
 
   /** Writes what is staged, inside the caller's write transaction. */

@@ -37,7 +37,7 @@ describe("storytrail import into the embedded store", () => {
         checkpointDir: join(dir, `checkpoints-${workers}`),
         workers,
       });
-      store.commit();
+      await store.commit();
       const articles = [];
       for await (const item of store.articleItems()) articles.push(item);
       stores.push({ workers, summary, stories: await liveStories(store), articles });
