@@ -28,6 +28,10 @@ export interface BackfillE2e {
   importPagesPerSecond: number;
   articles: number;
   ratio: number;
+  /** CPU seconds (all threads) each command spent per page: on a shared machine the wall ratio
+   * measures the load as much as the code; this one does not. */
+  extractCpuMsPerPage: number;
+  importCpuMsPerPage: number;
   loadBefore: number;
   loadAfter: number;
 }
@@ -45,16 +49,21 @@ function pageFiles(): string[] {
   return out;
 }
 
-function timed(args: string[]): { seconds: number; stdout: string } {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, "bin/storytrail.js"), ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
+/** The CLI in a child process under /usr/bin/time: wall seconds, CPU seconds (user + system), stdout. */
+function timed(args: string[]): { seconds: number; cpuSeconds: number; stdout: string } {
+  const r = spawnSync(
+    "/usr/bin/time",
+    ["-f", "TIME %e %U %S", process.execPath, path.join(ROOT, "bin/storytrail.js"), ...args],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 },
+  );
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`storytrail ${args[0]} exited ${r.status}: ${r.stderr.slice(-800)}`);
-  return { seconds: (performance.now() - t) / 1000, stdout: r.stdout };
+  const [wall, user, sys] = (/TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr) ?? []).slice(1).map(Number);
+  return {
+    seconds: wall ?? Number.NaN,
+    cpuSeconds: (user ?? Number.NaN) + (sys ?? Number.NaN),
+    stdout: r.stdout,
+  };
 }
 
 export async function benchBackfillE2e(log: (s: string) => void): Promise<BackfillE2e> {
@@ -101,6 +110,8 @@ export async function benchBackfillE2e(log: (s: string) => void): Promise<Backfi
       importPagesPerSecond: importPps,
       articles: summary.articles ?? 0,
       ratio: importPps / (cores * extractPps),
+      extractCpuMsPerPage: (extract.cpuSeconds * 1000) / all.length,
+      importCpuMsPerPage: (imported.cpuSeconds * 1000) / all.length,
       loadBefore,
       loadAfter,
     };
