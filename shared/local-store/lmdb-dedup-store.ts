@@ -221,10 +221,14 @@ export class LmdbDedupStore implements DedupStore {
     else this.outlets.put(cluster_id, m);
   }
 
-  /** Every article id with its live cluster id (committed state: commit first). */
+  /**
+   * Every finished article's id with its live cluster id (committed state: commit first). Read from the
+   * story states (~50 bytes an article), not the fingerprint items (~2 KB): a pass over those mapped
+   * the whole file in (1,000,000 articles: peak RSS 4.6 GB, at the very end of the run).
+   */
   *assignments(): Iterable<{ article_id: string; cluster_id: string }> {
-    for (const { key, value } of this.articles.committed()) {
-      let id = this.stories.get(key)?.cluster_id ?? value.cluster_id;
+    for (const { key, value } of this.stories.committed()) {
+      let id = value.cluster_id;
       for (let s = this.clusters.get(id); s?.merged_into; s = this.clusters.get(id)) id = s.merged_into;
       yield { article_id: key, cluster_id: id };
     }
