@@ -1,14 +1,17 @@
 /**
  * `storytrail dedup` at scale: writes N synthetic articles (~600 words, a third of them copies) to
- * out/dedup/scale-N.jsonl, runs the CLI's code path on it (runDedup over a file stream), and reports
- * time and peak RSS.
+ * out/dedup/scale-N.jsonl, runs the CLI's code path on it (runDedup over a file stream, its state in the
+ * embedded store in a temporary folder; `--memory` for the in-memory store), and reports time and
+ * peak RSS.
  *
- *   npx tsx bench/dedup-scale.ts [--n 100000]
+ *   npx tsx bench/dedup-scale.ts [--n 100000] [--memory]
  */
-import { createReadStream, createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { runDedup } from "../shared/dedup/dataset-dedup";
+import { LocalStore } from "../shared/local-store/local-store";
 import { syntheticArticles } from "./synthetic-articles";
 
 const argv = process.argv.slice(2);
@@ -32,9 +35,14 @@ const sample = setInterval(() => {
 }, 50);
 const t0 = performance.now();
 const c0 = process.cpuUsage();
+const stateDir = mkdtempSync(path.join(tmpdir(), "storytrail-dedup-scale-"));
+const store = argv.includes("--memory") ? null : LocalStore.open(stateDir);
 const result = await runDedup(
   createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY }),
+  store ? { store: store.dedup, commit: () => store.commit() } : {},
 );
+await store?.close();
+rmSync(stateDir, { recursive: true, force: true });
 const wall = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(c0);
 clearInterval(sample);

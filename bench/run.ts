@@ -1,12 +1,12 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale] [-- --quick]`
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill] [-- --quick]`
  * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
 import { execSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { deploySettings } from "../infra/deploy-settings";
@@ -21,6 +21,8 @@ const SECTIONS = [
   "extract",
   "minhash",
   "dedup",
+  "dedup-scale",
+  "backfill",
   "discover",
   "pipeline",
   "cost",
@@ -135,6 +137,39 @@ if (want("dedup")) {
         ratio(x.rssPerArticleVsFirst),
       ]),
     )}`,
+  );
+}
+
+if (want("dedup-scale")) {
+  // One size only: the 1,000,000-article input alone is 2.7 GB (written once under out/bench/).
+  const n = quick ? 100_000 : 1_000_000;
+  log(`dedup at ${n} articles (load average ${loadavg()[0]?.toFixed(1)}) …`);
+  const { benchDedupScale } = await import("./dedup-cli-scale");
+  const [row] = await benchDedupScale([n], log);
+  results.dedupScale = { ...row, loadAverage: loadavg()[0] };
+  const ok = row && row.peakRssMb < 4096 && row.wallSeconds < 600;
+  print(
+    `Dedup at scale: \`storytrail dedup\` (state on disk) over ${n} synthetic articles: ${sig(row?.wallSeconds ?? 0)} s wall, ${sig(row?.cpuSeconds ?? 0)} s CPU, peak RSS ${sig(row?.peakRssMb ?? 0)} MB (targets < 600 s, < 4,096 MB: ${ok ? "met" : "NOT MET"}; load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores)`,
+  );
+}
+
+if (want("backfill")) {
+  log("backfill: storytrail extract against storytrail import on the same real pages …");
+  const { benchBackfillE2e } = await import("./backfill-e2e");
+  const r = await benchBackfillE2e(log);
+  results.backfill = r;
+  print(
+    `Backfill: ${r.pages} real pages (${r.copies} syndicated copies), ${sig(r.warcMb)} MB WARC, ${r.cores} cores; load average ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)}\n${formatTable(
+      ["command", "seconds", "pages/s"],
+      [
+        ["storytrail extract --input (one process)", sig(r.extractSeconds), sig(r.extractPagesPerSecond)],
+        [
+          `storytrail import (${r.articles} articles, dedup, stories)`,
+          sig(r.importSeconds),
+          sig(r.importPagesPerSecond),
+        ],
+      ],
+    )}\nimport ÷ (cores × extract) = ${r.ratio.toFixed(2)} (target ≥ 0.6)`,
   );
 }
 

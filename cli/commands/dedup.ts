@@ -1,9 +1,13 @@
 /**
  * `storytrail dedup --input ARTICLES.jsonl`: clusters near-duplicate articles (shared/dedup/dataset-dedup)
  * and prints one {"id","cluster_id"} per article. Lines that are not articles and repeated ids are
- * reported on stderr with their line numbers; the first record of an id is kept.
+ * reported on stderr with their line numbers; the first record of an id is kept. The clusterer's state
+ * is on disk (the embedded store, shared/local-store), so memory does not grow with the articles' count:
+ * in a temporary folder, or in --state DIR, where a run stopped part-way resumes.
  */
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
@@ -22,7 +26,11 @@ export function registerDedup(program: Command): void {
       "after",
       "\nA line that is not an article is skipped and reported (line number, JSON or field problem).\nAn id seen before is reported with both line numbers; the first record is kept.",
     )
-    .action(async (opts: { input: string }) => {
+    .option(
+      "--state <dir>",
+      "keep the clustering state in DIR: a run stopped part-way resumes there (default: a temporary folder)",
+    )
+    .action(async (opts: { input: string; state?: string }) => {
       const fromStdin = opts.input === "-";
       let total = 0;
       if (!fromStdin) {
@@ -41,7 +49,12 @@ export function registerDedup(program: Command): void {
       let n = 0;
       bar?.start(total, 0);
       const warn = (s: string) => process.stderr.write(`${bar ? "\n" : ""}${s}\n`);
+      const { LocalStore } = await import("../../shared/local-store/local-store");
+      const stateDir = opts.state ? resolve(opts.state) : mkdtempSync(join(tmpdir(), "storytrail-dedup-"));
+      const store = LocalStore.open(stateDir);
       const result = await runDedup(createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }), {
+        store: store.dedup,
+        commit: () => store.commit(),
         onLine: (line) => {
           bytes += Buffer.byteLength(line) + 1;
           if (bar && ++n % 256 === 0) bar.update(Math.min(bytes, total));
@@ -63,6 +76,8 @@ export function registerDedup(program: Command): void {
         }
       }
       process.stdout.write(out);
+      await store.close();
+      if (!opts.state) rmSync(stateDir, { recursive: true, force: true });
       if (result.skipped > 0) process.stderr.write(`${result.skipped} line(s) skipped\n`);
       if (result.duplicates > 0)
         process.stderr.write(`${result.duplicates} repeated id(s) ignored (first record kept)\n`);

@@ -2,9 +2,11 @@
  * `storytrail import --warc PATH…`: WARC files (plain or gzip) into articles and story clusters on the
  * local runtime, through the fetcher's own extraction, canonical-URL, dedup and cluster code.
  */
-import { createReadStream, readdirSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
+import type { Emulators } from "../../infra/local/emulators";
 import type { LocalRuntime } from "../../infra/local/runtime";
 import {
   addSummary,
@@ -12,8 +14,9 @@ import {
   type ImportSummary,
   skippedTotal,
 } from "../../shared/backfill/import-summary";
-import type { WarcEntry } from "../../shared/backfill/warc-pages";
+import type { PageDeps } from "../../shared/crawl/fetch-article";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
+import type { LocalStore } from "../../shared/local-store/local-store";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
@@ -25,6 +28,7 @@ interface ImportOptions {
   dataDir: string;
   json?: boolean;
   restart?: boolean;
+  workers: number;
 }
 
 const WARC_NAME = /\.warc(\.gz)?$/i;
@@ -57,83 +61,124 @@ export interface LocalImportOptions {
   readonly restart?: boolean;
   readonly checkpointEvery?: number;
   readonly settings?: Readonly<Record<string, string | undefined>>;
-  /** Bytes of the files read so far, and the entry just accounted for. */
-  readonly onProgress?: (bytesRead: number, entry: WarcEntry) => void;
+  /** Bytes of the files read so far, and articles stored so far, after each record. */
+  readonly onProgress?: (bytesRead: number, articles: number) => void;
   /** Stops a file at its next checkpoint (tests interrupt an import this way). */
   readonly shouldStop?: () => boolean;
+  /** Extraction worker threads (default: none, each page extracted as it is stored). */
+  readonly workers?: number;
 }
 
-/** Imports files into a running local runtime; dedup runs before every checkpoint. */
+/** Where imported pages go, and how what was handed on is made durable before a checkpoint. */
+interface ImportTarget {
+  readonly page: Omit<PageDeps, "now" | "frontier" | "sampleRate" | "partners">;
+  readonly flush: () => Promise<void>;
+}
+
+/** The local runtime's emulated tables, queues and bucket (a crawl's data directory). */
+async function emulatorTarget(runtime: LocalRuntime): Promise<ImportTarget> {
+  const [{ ArticlesTable }, { DedupQueueSender }, { RawSamplesBucket }] = await Promise.all([
+    import("../../shared/aws/articles-table"),
+    import("../../shared/aws/queue-sender"),
+    import("../../shared/aws/raw-samples"),
+  ]);
+  const { clients, resources } = runtime;
+  return {
+    page: {
+      articles: new ArticlesTable(clients.doc, resources.tables.articles),
+      rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
+      dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
+    },
+    // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
+    flush: async () => {
+      await runtime.drain();
+    },
+  };
+}
+
+/** The embedded store: each article clustered as it is stored, committed before a checkpoint. */
+async function storeTarget(store: LocalStore): Promise<ImportTarget> {
+  const { LocalDedupQueue } = await import("../../shared/local-store/local-dedup-queue");
+  return {
+    page: { articles: store.articles, rawSamples: store.samples, dedupQueue: new LocalDedupQueue(store) },
+    flush: async () => store.commit(),
+  };
+}
+
+/**
+ * Imports files into a local store (an import's data directory) or a running local runtime (a
+ * crawl's); dedup has run on everything before each checkpoint.
+ */
 export async function importFiles(
-  runtime: LocalRuntime,
+  into: LocalRuntime | LocalStore,
   files: readonly string[],
   opts: LocalImportOptions,
 ): Promise<ImportSummary> {
   const [
-    { ArticlesTable },
-    { DedupQueueSender },
-    { RawSamplesBucket },
     { crawlSettings },
     { parseSources },
     { DEFAULT_FETCH_LIMITS },
     { CheckpointFiles },
     { importWarc },
     { SourceLookup },
+    { ExtractionPool },
+    { LocalStore },
   ] = await Promise.all([
-    import("../../shared/aws/articles-table"),
-    import("../../shared/aws/queue-sender"),
-    import("../../shared/aws/raw-samples"),
     import("../../shared/config/crawl-settings"),
     import("../../shared/discover/sources"),
     import("../../shared/fetch/http"),
     import("../../shared/backfill/checkpoint-files"),
     import("../../shared/backfill/import-warc"),
     import("../../shared/backfill/page-source"),
+    import("../../shared/backfill/extraction-pool"),
+    import("../../shared/local-store/local-store"),
   ]);
   const settings = crawlSettings(opts.settings ?? process.env);
-  const { clients, resources } = runtime;
+  const target = into instanceof LocalStore ? await storeTarget(into) : await emulatorTarget(into);
+  const sources = new SourceLookup(opts.sources ? parseSources(opts.sources) : []);
   const checkpoints = new CheckpointFiles(opts.checkpointDir);
+  const pool = opts.workers ? new ExtractionPool(opts.workers) : undefined;
   const total = emptySummary();
   let bytesBefore = 0;
-  for (const file of files) {
-    const start = opts.restart ? null : checkpoints.load(file);
-    if (start?.done) {
-      total.files_already_imported++;
-      bytesBefore += statSync(file).size;
-      continue;
-    }
-    let bytesRead = 0;
-    const open = (offset: number) => {
-      bytesRead = offset;
-      const stream = createReadStream(file, { start: offset, highWaterMark: 256 * 1024 });
-      stream.on("data", (chunk) => {
-        bytesRead += chunk.length;
+  try {
+    for (const file of files) {
+      const start = opts.restart ? null : checkpoints.load(file);
+      if (start?.done) {
+        total.files_already_imported++;
+        bytesBefore += statSync(file).size;
+        continue;
+      }
+      let bytesRead = 0;
+      const open = (offset: number) => {
+        bytesRead = offset;
+        const stream = createReadStream(file, { start: offset, highWaterMark: 256 * 1024 });
+        stream.on("data", (chunk) => {
+          bytesRead += chunk.length;
+        });
+        return stream;
+      };
+      const done = await importWarc(file, open, start, {
+        page: {
+          ...target.page,
+          sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
+          partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
+        },
+        sources,
+        maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
+        flush: target.flush,
+        saveCheckpoint: async (cp) => checkpoints.save(file, cp),
+        checkpointEvery: opts.checkpointEvery,
+        onEntry: (_, file) => opts.onProgress?.(bytesBefore + bytesRead, total.articles + file.articles),
+        shouldStop: opts.shouldStop,
+        extractAhead: pool,
       });
-      return stream;
-    };
-    const done = await importWarc(file, open, start, {
-      page: {
-        articles: new ArticlesTable(clients.doc, resources.tables.articles),
-        rawSamples: new RawSamplesBucket(clients.s3, resources.buckets.raw),
-        dedupQueue: new DedupQueueSender(clients.sqs, resources.queueUrls.dedup),
-        sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
-        partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
-      },
-      sources: new SourceLookup(opts.sources ? parseSources(opts.sources) : []),
-      maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
-      // The local queues live in memory: a checkpoint moves only once dedup has clustered what came before.
-      flush: async () => {
-        await runtime.drain();
-      },
-      saveCheckpoint: async (cp) => checkpoints.save(file, cp),
-      checkpointEvery: opts.checkpointEvery,
-      onEntry: (entry) => opts.onProgress?.(bytesBefore + bytesRead, entry),
-      shouldStop: opts.shouldStop,
-    });
-    addSummary(total, done.summary);
-    bytesBefore += statSync(file).size;
+      addSummary(total, done.summary);
+      bytesBefore += statSync(file).size;
+    }
+    return total;
+  } finally {
+    await pool?.close();
   }
-  return total;
 }
 
 function summaryLines(s: ImportSummary, seconds: number): string[] {
@@ -145,6 +190,9 @@ function summaryLines(s: ImportSummary, seconds: number): string[] {
     `imported ${s.files} WARC files in ${seconds.toFixed(1)} s${s.files_already_imported ? ` (${s.files_already_imported} already imported, passed over)` : ""}`,
     `  records read: ${s.records} = articles ${s.articles} + skipped ${skippedTotal(s)} + errors ${s.errors}`,
     `  skipped:      ${skipped || "none"}`,
+    ...(s.truncated_articles
+      ? [`  truncated:    ${s.truncated_articles} articles read from records the archive cut short`]
+      : []),
     ...s.problems.map((p) => `  error:        ${p.file} @ ${p.offset}: ${p.detail}`),
   ];
 }
@@ -162,17 +210,68 @@ export function registerImport(program: Command): void {
     )
     .option(
       "--data-dir <dir>",
-      "the run's folder: tables, raw samples and import checkpoints persist there (a crawl's too: the pages join its stories)",
+      "the run's folder: its store, raw samples and import checkpoints persist there (a crawl's too: the pages join its stories)",
       DEFAULT_DATA_DIR.crawl,
     )
     .option(
       "--restart",
       "ignore checkpoints and read every file from its start (importing again changes nothing)",
     )
+    .option(
+      "--workers <n>",
+      "extraction worker threads (default: one per core)",
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a whole number of at least 1");
+        return n;
+      },
+      availableParallelism(),
+    )
     .option("--json", "print the summary as one JSON object")
     .action(async (opts: ImportOptions) => {
       await runImport(opts);
     });
+}
+
+/** Imports into the data directory's store; into the emulated tables when it holds a crawl's. */
+async function importInto(
+  dataDir: string,
+  files: readonly string[],
+  opts: LocalImportOptions,
+  log: (s: string) => void,
+  /** Told of the emulators once started, so a forced stop can kill them with the process. */
+  started: (emulators: Emulators) => void,
+): Promise<ImportSummary> {
+  const { LocalStore, hasLocalStore } = await import("../../shared/local-store/local-store");
+  if (hasLocalStore(dataDir) || !existsSync(join(dataDir, "dynamodb"))) {
+    log(`importing into ${join(dataDir, "store")}`);
+    const store = LocalStore.open(dataDir);
+    try {
+      return await importFiles(store, files, opts);
+    } finally {
+      await store.close();
+    }
+  }
+  const [{ startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] = await Promise.all([
+    import("../../infra/local/emulators"),
+    import("../../infra/local/runtime"),
+    import("../../infra/local/sample-persistence"),
+  ]);
+  log(`${dataDir} holds a crawl: starting emulators so that imported pages join its stories …`);
+  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
+  started(emulators);
+  const samplesDir = resolve(dataDir, "s3");
+  try {
+    // The same resource names as `storytrail crawl`.
+    const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: "storytrail-" });
+    await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    const summary = await importFiles(runtime, files, opts);
+    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    await runtime.close();
+    return summary;
+  } finally {
+    await emulators.stop();
+  }
 }
 
 async function runImport(opts: ImportOptions): Promise<void> {
@@ -184,58 +283,44 @@ async function runImport(opts: ImportOptions): Promise<void> {
     if (err instanceof SourcesError) throw new InputError(`sources file ${opts.sources}: ${err.message}`);
     throw err;
   }
-  // The same tables as `storytrail crawl --sources`: imported pages join that run's stories.
+  // The same folder as `storytrail crawl --sources`: imported pages join that run's stories.
   const dataDir = claimRunFolder(opts.dataDir, "crawl");
-  const [{ SingleBar }, { startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] =
-    await Promise.all([
-      import("cli-progress"),
-      import("../../infra/local/emulators"),
-      import("../../infra/local/runtime"),
-      import("../../infra/local/sample-persistence"),
-    ]);
+  const { ImportProgress } = await import("./import-progress");
   const started = Date.now();
-  const log = (s: string) => process.stderr.write(`${s}\n`);
-  log(`starting emulators (data in ${dataDir}) …`);
-  let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+  const totalBytes = files.reduce((n, f) => n + statSync(f).size, 0);
+  const progress = new ImportProgress(totalBytes, opts.json ? "json" : process.stderr.isTTY ? "bar" : "none");
   // A signal stops each file at its next checkpoint; the next import resumes from there.
-  const stop = stopOnSignals(() => emulators?.killNow(), log);
-  emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
-  const samplesDir = resolve(dataDir, "s3");
+  let emulators: Emulators | undefined;
+  const stop = stopOnSignals(
+    () => emulators?.killNow(),
+    (s) => progress.log(s),
+  );
   try {
-    // The same resource names as `storytrail crawl`: imported pages join the crawl's stories.
-    const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: "storytrail-" });
-    await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    const totalBytes = files.reduce((n, f) => n + statSync(f).size, 0);
-    const bar = process.stderr.isTTY
-      ? new SingleBar({ format: "import {bar} {percentage}% | {records} records, {pages} HTML pages" })
-      : undefined;
-    bar?.start(totalBytes, 0, { records: 0, pages: 0 });
-    let records = 0;
-    let pages = 0;
-    const summary = await importFiles(runtime, files, {
-      sources,
-      checkpointDir: join(dataDir, "backfill"),
-      restart: opts.restart,
-      shouldStop: () => stop.signal.aborted,
-      onProgress: (bytes, entry) => {
-        records++;
-        if (entry.kind === "page") pages++;
-        bar?.update(Math.min(bytes, totalBytes), { records, pages });
+    const summary = await importInto(
+      dataDir,
+      files,
+      {
+        sources,
+        checkpointDir: join(dataDir, "backfill"),
+        restart: opts.restart,
+        workers: opts.workers,
+        shouldStop: () => stop.signal.aborted,
+        onProgress: (bytes, articles) => progress.update(bytes, articles),
       },
-    });
-    bar?.stop();
-    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-    await runtime.close();
+      (s) => progress.log(s),
+      (e) => {
+        emulators = e;
+      },
+    ).finally(() => progress.stop());
     const seconds = (Date.now() - started) / 1000;
     if (opts.json) process.stdout.write(`${JSON.stringify({ ...summary, seconds })}\n`);
     else process.stdout.write(`${summaryLines(summary, seconds).join("\n")}\n`);
     if (summary.errors > 0) process.exitCode = 1;
   } finally {
-    await emulators.stop();
     stop.dispose();
     const received = stop.received();
     if (received) {
-      log(
+      progress.log(
         `stopped by ${received}; the next import with --data-dir ${opts.dataDir} resumes from the checkpoints`,
       );
       process.exit(SIGNAL_EXIT_CODES[received]);

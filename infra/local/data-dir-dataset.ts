@@ -7,6 +7,7 @@ import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDatasetReader, ExportFilesReader } from "../../shared/aws/dataset-reader";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import type { DatasetSource } from "../../shared/export/dataset";
+import { hasLocalStore, LocalStore } from "../../shared/local-store/local-store";
 import { startEmulators } from "./emulators";
 import { isMissingTable, NotARunError } from "./not-a-run-error";
 import { physicalNames } from "./resources";
@@ -45,11 +46,22 @@ async function withLocalDataset<T>(dataDir: string, use: (source: DatasetSource)
   }
 }
 
-/** The dataset a command names: a downloaded DynamoDB export when given, else the local data directory. */
+/**
+ * The dataset a command names: a downloaded DynamoDB export when given, else the local data directory,
+ * whichever store it holds (an import's embedded store, or a crawl's DynamoDB Local tables).
+ */
 export async function withDataset<T>(
   where: { readonly dataDir: string; readonly fromS3Export?: string | undefined },
   use: (source: DatasetSource) => Promise<T>,
 ): Promise<T> {
   if (where.fromS3Export) return use(new ExportFilesReader(resolve(where.fromS3Export)));
+  if (hasLocalStore(where.dataDir)) {
+    const store = LocalStore.open(where.dataDir);
+    try {
+      return await use(store);
+    } finally {
+      await store.close();
+    }
+  }
   return withLocalDataset(where.dataDir, use);
 }

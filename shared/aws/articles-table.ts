@@ -1,12 +1,11 @@
 /** The Articles table (DynamoDB adapter of `ArticleStore`). */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { articleItemFields, decodeArticleItem } from "../consumer/article-item";
+import { articleItemFields, decodeArticleItem, MAX_URL_VARIANTS } from "../consumer/article-item";
 import type { ArticleStore } from "../crawl/ports";
 import type { Article } from "../records";
 import { setExpression, type UpdateParts } from "./update-expression";
 
-/** URLs kept per article: each ≤ 2,048 characters (field-caps.ts), so ≤ 41 KB of the 400 KB item. */
-export const MAX_URL_VARIANTS = 20;
+export { MAX_URL_VARIANTS };
 
 /** DynamoDB's refusal of an item over 400 KB ("Item size has exceeded the maximum allowed size", and
  * "Item size to update has exceeded …" for an update). */

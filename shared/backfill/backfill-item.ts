@@ -13,6 +13,7 @@ const summarySchema = z.object({
   files_already_imported: count,
   records: count,
   articles: count,
+  truncated_articles: z._default(count, 0),
   skipped: z.record(z.string(), count),
   errors: count,
   problems: z.array(z.object({ file: z.string(), offset: count, detail: z.string() })),

@@ -8,7 +8,7 @@
  * compressed (a whole-file gzip) is streamed through zlib's gunzip from there on, its records all at
  * that member's offset, as warcio would report them.
  */
-import { createGunzip, inflateRawSync } from "node:zlib";
+import { constants, createGunzip, inflateRawSync } from "node:zlib";
 import { isGzip } from "../fetch/body-decoding";
 
 /** A member buffered whole up to this size; past it the rest of the file is streamed. */
@@ -56,6 +56,20 @@ function inflateMember(buf: Buffer): { buffer: Buffer; size: number } | null {
   return size <= buf.length ? { buffer: out.buffer, size } : null;
 }
 
+/**
+ * What a member the file ends inside holds: its deflate data inflated as far as it goes (a CC-NEWS file
+ * cut short keeps most of its last page). Empty when not even the member's header is there.
+ */
+function inflateCut(buf: Buffer): Buffer {
+  const header = headerLength(buf);
+  if (header === null) return Buffer.alloc(0);
+  try {
+    return inflateRawSync(buf.subarray(header), { finishFlush: constants.Z_SYNC_FLUSH });
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
 export class GzipMembers {
   /** [plain offset, file offset] of each member start, in order. */
   private readonly starts: [number, number][] = [];
@@ -82,7 +96,10 @@ export class GzipMembers {
     return best;
   }
 
-  /** The decompressed bytes; throws GzipCutShort when the file ends inside a member. */
+  /**
+   * The decompressed bytes. When the file ends inside a member, what that member holds is the last of
+   * them (the record it cuts is read as far as it goes); GzipCutShort when it holds nothing.
+   */
   async *plain(): AsyncGenerator<Uint8Array> {
     const it = this.source[Symbol.asyncIterator]();
     let buf: Buffer = Buffer.alloc(0);
@@ -111,7 +128,13 @@ export class GzipMembers {
       if (buf.length === 0) return;
       const out = inflateMember(buf);
       if (out === null) {
-        if (ended) throw new GzipCutShort(fileAt);
+        if (ended) {
+          const held = inflateCut(buf);
+          if (held.length === 0) throw new GzipCutShort(fileAt);
+          this.starts.push([plainAt, fileAt]);
+          yield held;
+          return;
+        }
         if (buf.length >= this.maxMemberBytes) {
           yield* this.streamRest(buf, it, fileAt, plainAt);
           return;
@@ -137,7 +160,8 @@ export class GzipMembers {
     plainAt: number,
   ): AsyncGenerator<Uint8Array> {
     this.starts.push([plainAt, fileAt]);
-    const gunzip = createGunzip();
+    // A file cut inside this member ends its bytes where the cut is, as a cut small member does.
+    const gunzip = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
     const feed = (async () => {
       try {
         if (!gunzip.write(head)) await new Promise((r) => gunzip.once("drain", r));

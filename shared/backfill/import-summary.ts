@@ -19,6 +19,9 @@ export interface ImportSummary {
   files_already_imported: number;
   records: number;
   articles: number;
+  /** Of the articles, those read from a record the archive cut short (`WARC-Truncated`, or the file
+   * ends inside it): each is stored with "body" in its `truncated` list. */
+  truncated_articles: number;
   skipped: Record<string, number>;
   errors: number;
   /** The first errors, each with its file and byte offset (all are counted in `errors`). */
@@ -34,15 +37,17 @@ export function emptySummary(): ImportSummary {
     files_already_imported: 0,
     records: 0,
     articles: 0,
+    truncated_articles: 0,
     skipped: {},
     errors: 0,
     problems: [],
   };
 }
 
-export function countArticle(s: ImportSummary): void {
+export function countArticle(s: ImportSummary, truncated = false): void {
   s.records++;
   s.articles++;
+  if (truncated) s.truncated_articles++;
 }
 
 export function countSkipped(s: ImportSummary, kind: SkipKind): void {
@@ -62,6 +67,8 @@ export function addSummary(a: ImportSummary, b: ImportSummary): void {
   a.files_already_imported += b.files_already_imported;
   a.records += b.records;
   a.articles += b.articles;
+  // A checkpoint written before the count existed has none.
+  a.truncated_articles += b.truncated_articles ?? 0;
   a.errors += b.errors;
   for (const [k, n] of Object.entries(b.skipped)) a.skipped[k] = (a.skipped[k] ?? 0) + n;
   a.problems.push(...b.problems.slice(0, Math.max(0, MAX_PROBLEMS - a.problems.length)));

@@ -7,11 +7,12 @@
 
 import { type FetchOutcome, type PageDeps, storeFetchedPage } from "../crawl/fetch-article";
 import type { Frontier } from "../crawl/ports";
+import { type ExtractInput, extractArticle } from "../extract/article";
 import type { FetchSuccess } from "../fetch/http";
-import type { FetchMessage } from "../records";
+import type { Extraction, FetchMessage } from "../records";
 import { InvalidUrlError } from "../url/canonical-url";
 import { countArticle, countError, countSkipped, emptySummary, type ImportSummary } from "./import-summary";
-import type { SourceLookup } from "./page-source";
+import type { PageSource, SourceLookup } from "./page-source";
 import { type ArchivedPage, readWarc, type WarcEntry } from "./warc-pages";
 
 export interface WarcCheckpoint {
@@ -41,10 +42,22 @@ export interface ImportDeps {
   readonly saveCheckpoint?: (checkpoint: WarcCheckpoint) => Promise<void>;
   /** Records between checkpoints. */
   readonly checkpointEvery?: number;
-  readonly onEntry?: (entry: WarcEntry) => void;
+  /** After each record is accounted for, with the file's counts so far. */
+  readonly onEntry?: (entry: WarcEntry, summary: ImportSummary) => void;
   /** Checked before each record: true stops the file at a checkpoint (Lambda's time is running out). */
   readonly shouldStop?: () => boolean;
+  /** Extracts pages ahead of storing them (locally, a pool of worker threads); without it each page
+   * is extracted as it is stored. */
+  readonly extractAhead?: ExtractAhead;
 }
+
+/** Extraction run elsewhere while earlier records are stored; at most `inFlight` records wait. */
+export interface ExtractAhead {
+  readonly inFlight: number;
+  extract(input: ExtractInput): Promise<Extraction>;
+}
+
+type Settled = { ok: true; extraction: Extraction } | { ok: false; error: Error };
 
 /** The bytes of a file from a byte offset on. */
 export type OpenAt = (offset: number) => AsyncIterable<Uint8Array>;
@@ -76,10 +89,37 @@ function asFetched(page: ArchivedPage): FetchSuccess {
   };
 }
 
+/** The extraction of a page the archive cut: its body is only the start of the page's. */
+function cutBody(extraction: Extraction): Extraction {
+  const fields = extraction.truncated ?? [];
+  return fields.includes("body") ? extraction : { ...extraction, truncated: [...fields, "body"] };
+}
+
+/** What storeFetchedPage hands the extractor for the page (extracted ahead, it must be the same). */
+function extractInput(page: ArchivedPage, source: PageSource): ExtractInput {
+  return {
+    html: page.text,
+    url: page.url,
+    headers: page.headers,
+    now: page.collectedAt,
+    languageHint: source.language ?? null,
+  };
+}
+
+function extractAhead(entry: WarcEntry, deps: ImportDeps): Promise<Settled> | undefined {
+  if (entry.kind !== "page" || !deps.extractAhead) return undefined;
+  const input = extractInput(entry.page, deps.sources.sourceOf(entry.page.url));
+  return deps.extractAhead.extract(input).then(
+    (extraction) => ({ ok: true, extraction }),
+    (error: Error) => ({ ok: false, error }),
+  );
+}
+
 async function storePage(
   file: string,
   entry: WarcEntry & { kind: "page" },
   deps: ImportDeps,
+  ahead: Settled | undefined,
 ): Promise<FetchOutcome> {
   const { page } = entry;
   const source = deps.sources.sourceOf(page.url);
@@ -92,7 +132,17 @@ async function storePage(
     language_hint: source.language,
     ...source.settings,
   };
-  const pageDeps: PageDeps = { ...deps.page, frontier: NO_FRONTIER, now: () => page.collectedAt };
+  const extract = (input: ExtractInput): Extraction => {
+    if (!ahead) return (deps.page.extract ?? extractArticle)(input);
+    if (!ahead.ok) throw ahead.error;
+    return ahead.extraction;
+  };
+  const pageDeps: PageDeps = {
+    ...deps.page,
+    frontier: NO_FRONTIER,
+    now: () => page.collectedAt,
+    extract: page.truncated ? (input) => cutBody(extract(input)) : extract,
+  };
   return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({
     kind: "failed",
     reason,
@@ -105,14 +155,15 @@ async function account(
   entry: WarcEntry,
   deps: ImportDeps,
   summary: ImportSummary,
+  ahead: Settled | undefined,
 ): Promise<void> {
   if (entry.kind === "skipped") return countSkipped(summary, entry.reason);
   if (entry.kind === "error")
     return countError(summary, { file, offset: entry.offset, detail: entry.detail });
   try {
-    const outcome = await storePage(file, entry, deps);
+    const outcome = await storePage(file, entry, deps, ahead);
     if (outcome.kind === "failed") countSkipped(summary, outcome.reason);
-    else countArticle(summary);
+    else countArticle(summary, entry.page.truncated !== null);
   } catch (err) {
     // A URL no canonical form accepts is the record's fault; anything else (a store down) stops the
     // file before its checkpoint moves, so a rerun retries the record.
@@ -152,7 +203,13 @@ export async function importWarc(
   const entries = await resumeAt(start && !start.done ? start : null, open, deps.maxBytes);
   const every = deps.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
   let since = 0;
-  for await (const entry of entries) {
+  // Records read and (their pages) extracting, stored in file order: a checkpoint names the first
+  // record not yet stored, and the stories are those of a one-by-one import whatever the pool's size.
+  const waiting: { entry: WarcEntry; ahead: Promise<Settled> | undefined }[] = [];
+  const capacity = deps.extractAhead?.inFlight ?? 1;
+  /** Stores the first record waiting; returns the checkpoint it stopped at when told to stop. */
+  const storeNext = async (): Promise<WarcCheckpoint | null> => {
+    const { entry, ahead } = waiting.shift()!;
     const stop = deps.shouldStop?.() ?? false;
     if (since >= every || stop) {
       await deps.flush?.();
@@ -167,9 +224,22 @@ export async function importWarc(
       since = 0;
       if (stop) return checkpoint;
     }
-    await account(file, entry, deps, summary);
-    deps.onEntry?.(entry);
+    await account(file, entry, deps, summary, await ahead);
+    deps.onEntry?.(entry, summary);
     since++;
+    return null;
+  };
+  for await (const entry of entries) {
+    waiting.push({ entry, ahead: extractAhead(entry, deps) });
+    // Back-pressure: the file is read no further than `capacity` records ahead of the store.
+    while (waiting.length >= capacity) {
+      const stopped = await storeNext();
+      if (stopped) return stopped;
+    }
+  }
+  while (waiting.length > 0) {
+    const stopped = await storeNext();
+    if (stopped) return stopped;
   }
   await deps.flush?.();
   const done: WarcCheckpoint = {

@@ -2,8 +2,12 @@
  * Reads a WARC stream (plain, one gzip member per record, or one gzip member for the whole file) with
  * warcio and turns each record into an archived page or a counted reason to skip it. A record that
  * cannot be read is an error with its offset; the records after it are still read.
+ *
+ * Archives as crawlers write them: `dns:` lookups, conversions and continuations are skipped by type;
+ * a response the crawler cut (`WARC-Truncated`, any reason) or the file ends inside is read for what it
+ * holds, the page marked `truncated` (most cuts fall past the article, at the end of a long page).
  */
-import { LimitReader, WARCParser, type WARCRecord } from "warcio";
+import { LimitReader, type StatusAndHeadersParser, WARCParser, type WARCRecord } from "warcio";
 import { isGzip } from "../fetch/body-decoding";
 import { decodeBody } from "../fetch/charset";
 import { GzipCutShort, GzipMembers } from "./gzip-members";
@@ -15,6 +19,10 @@ export const SKIP_REASONS = [
   "metadata",
   "revisit",
   "resource",
+  "conversion",
+  "continuation",
+  "dns",
+  "not_http",
   "other_type",
   "truncated",
   "http_status",
@@ -37,6 +45,9 @@ export interface ArchivedPage {
   readonly charset: string;
   /** WARC-Date: when the archive fetched the page. */
   readonly collectedAt: Date;
+  /** Why the archive holds only the start of the page (`WARC-Truncated`'s reason, or `end of file`);
+   * null when it holds all of it. */
+  readonly truncated: string | null;
 }
 
 interface EntryPosition {
@@ -78,7 +89,27 @@ const TYPE_SKIPS: Partial<Record<string, SkipReason>> = {
   metadata: "metadata",
   revisit: "revisit",
   resource: "resource",
+  conversion: "conversion",
+  continuation: "continuation",
 };
+
+/** What a response record's block is when it is not an HTTP message (Heritrix's `dns:` lookups). */
+function nonHttpBlock(record: WARCRecord): string | null {
+  if ((record.warcTargetURI ?? "").startsWith("dns:")) return "dns";
+  const type = (record.warcContentType ?? "").toLowerCase();
+  return type && !type.startsWith("application/http") ? type : null;
+}
+
+/**
+ * warcio parses an HTTP header block at the start of every response, whatever its Content-Type, and
+ * reads it from the file, not the record: a `dns:` record's block (`text/dns`, no blank line) ran into
+ * the next record, whose offset then went stale. Only an HTTP block is parsed here.
+ */
+class ArchiveParser extends WARCParser {
+  override async _addHttpHeaders(record: WARCRecord, parser: StatusAndHeadersParser): Promise<void> {
+    if (nonHttpBlock(record) === null) await super._addHttpHeaders(record, parser);
+  }
+}
 
 const mediaType = (contentType: string) => (contentType.split(";")[0] ?? "").trim().toLowerCase();
 const looksLikeHtml = (bytes: Uint8Array) =>
@@ -114,8 +145,11 @@ function judgeHeaders(record: WARCRecord): Verdict | null {
     const reason = TYPE_SKIPS[type] ?? "other_type";
     return { kind: "skipped", reason, detail: `WARC-Type ${type || "(none)"}` };
   }
-  const truncated = record.warcHeader("WARC-Truncated");
-  if (truncated) return { kind: "skipped", reason: "truncated", detail: `WARC-Truncated: ${truncated}` };
+  const block = nonHttpBlock(record);
+  if (block !== null)
+    return block === "dns"
+      ? { kind: "skipped", reason: "dns", detail: `DNS lookup ${record.warcTargetURI}` }
+      : { kind: "skipped", reason: "not_http", detail: `response block of type ${block}` };
   const http = record.httpHeaders;
   if (!http?.statusCode) return { kind: "error", detail: "response record without an HTTP status line" };
   const status = Number(http.statusCode);
@@ -163,23 +197,44 @@ async function drainCutShort(record: WARCRecord): Promise<boolean> {
   return block.limit > 0;
 }
 
-const CUT: Verdict = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" };
+/** A record cut before anything of its page could be read (inside its headers, say). */
+const CUT = { kind: "skipped", reason: "truncated", detail: "the file ends inside the record" } as const;
 const CUT_MEMBER: Verdict = {
   kind: "skipped",
   reason: "truncated",
   detail: "the file ends inside a gzip member: what it held is not read",
 };
 
+/**
+ * Whether the file ends inside the record: its block is short of its Content-Length, or it has no
+ * Content-Length at all (every WARC record has one: the file ends inside its header block) and the
+ * source has ended.
+ */
+async function cutShort(record: WARCRecord, sourceEnded: () => boolean): Promise<boolean> {
+  const short = await drainCutShort(record);
+  return short || (!record.warcHeader("Content-Length") && sourceEnded());
+}
+
 async function toEntry(
   record: WARCRecord,
   maxBytes: number,
+  sourceEnded: () => boolean,
 ): Promise<Verdict | { kind: "page"; page: ArchivedPage }> {
   const verdict = judgeHeaders(record);
-  if (verdict) return (await drainCutShort(record)) ? CUT : verdict;
+  if (verdict) return (await cutShort(record, sourceEnded)) ? CUT : verdict;
   const headers = headersOf(record);
   const contentType = headers["content-type"] ?? "";
-  const bytes = await readCapped(record, maxBytes);
-  if (await drainCutShort(record)) return CUT;
+  const declared = record.warcHeader("WARC-Truncated") ?? null;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readCapped(record, maxBytes);
+  } catch (err) {
+    // A compressed body cut short may not inflate: a cut record's, not the file's, problem.
+    if ((await drainCutShort(record)) || declared)
+      return { ...CUT, detail: `${CUT.detail}: ${(err as Error).message}` };
+    throw err;
+  }
+  const truncated = (await drainCutShort(record)) ? "end of file" : declared;
   if (!bytes) return { kind: "skipped", reason: "too_large", detail: `body over ${maxBytes} bytes` };
   if (!HTML_TYPES.has(mediaType(contentType)) && !looksLikeHtml(bytes))
     return {
@@ -199,6 +254,7 @@ async function toEntry(
       text: decoded.text,
       charset: decoded.charset,
       collectedAt: new Date(record.warcDate ?? ""),
+      truncated,
     },
   };
 }
@@ -227,7 +283,14 @@ export async function* readWarc(
   const { first, all } = await peek(source);
   // Gzip is inflated by node:zlib (gzip-members.ts), not by warcio's pako: warcio parses plain bytes.
   const members = isGzip(first) ? new GzipMembers(all, base) : null;
-  const parser = new WARCParser(members ? members.plain() : all);
+  let ended = false;
+  const parser = new ArchiveParser(
+    (async function* () {
+      yield* members ? members.plain() : all;
+      ended = true;
+    })(),
+  );
+  const sourceEnded = () => ended;
   const fileOffset = () => {
     const plain = Math.max(parser.offset, 0);
     return members ? members.fileOffsetOf(plain) : base + plain;
@@ -246,7 +309,7 @@ export async function* readWarc(
         recordId: record.warcHeader("WARC-Record-ID") ?? null,
       };
       try {
-        yield { ...position, ...(await toEntry(record, opts.maxBytes)) };
+        yield { ...position, ...(await toEntry(record, opts.maxBytes, sourceEnded)) };
       } catch (err) {
         if (err instanceof GzipCutShort) yield { ...position, ...CUT_MEMBER };
         else yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };

@@ -16,6 +16,9 @@ import { type Article, articleSchema, READ_RECORD_VERSIONS, RECORD_VERSION } fro
 
 export const BODY_ENCODING = "gzip";
 
+/** URLs kept per article: each ≤ 2,048 characters (field-caps.ts), so ≤ 41 KB of the 400 KB item. */
+export const MAX_URL_VARIANTS = 20;
+
 /** A body never decodes past this: 10× the 200,000-byte body cap, so a corrupt or hostile item
  * fails here instead of filling memory. */
 const MAX_DECODED_BODY_BYTES = 2_000_000;

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import * as z from "zod/mini";
 import { jsonErrorPosition } from "../config/json-error-position";
 import { addArticle } from "./clusterer";
-import type { DedupArticle } from "./dedup-store";
+import type { DedupArticle, DedupStore } from "./dedup-store";
 import { computeFingerprint } from "./fingerprint";
 import { FingerprintViews } from "./fingerprint-views";
 import { MemoryDedupStore } from "./memory-dedup-store";
@@ -101,8 +101,13 @@ export interface DuplicateLine {
   readonly differs: boolean;
 }
 
+/** A store runDedup can list the final clusters of: the in-memory one, or one on disk. */
+export interface RunStore extends DedupStore {
+  assignments(): Iterable<{ article_id: string; cluster_id: string }>;
+}
+
 export interface DedupRunResult {
-  store: MemoryDedupStore;
+  store: RunStore;
   /** Ids in input order with their final cluster ids. */
   assignments: { id: string; cluster_id: string }[];
   skipped: number;
@@ -116,6 +121,12 @@ export interface DedupRunOptions {
   readonly onSkip?: (lineNo: number, reason: string) => void;
   /** A repeated id: the repeat is ignored, the first record kept. */
   readonly onDuplicate?: (d: DuplicateLine) => void;
+  /** Where the clusterer's state lives (default: in memory). A store on disk that already holds
+   * articles of this input resumes the run: an article it finished is not fingerprinted again. */
+  readonly store?: RunStore;
+  /** Makes the store's writes durable; called every `commitEvery` articles and at the end. */
+  readonly commit?: () => Promise<void>;
+  readonly commitEvery?: number;
 }
 
 const contentHash = (r: DedupInputLine) =>
@@ -129,7 +140,9 @@ export async function runDedup(
   lines: AsyncIterable<string> | Iterable<string>,
   options: DedupRunOptions = {},
 ): Promise<DedupRunResult> {
-  const store = new MemoryDedupStore();
+  const store = options.store ?? new MemoryDedupStore();
+  const commitEvery = options.commitEvery ?? 2_000;
+  let sinceCommit = 0;
   const collectedAt = new Date().toISOString();
   const firstSeen = new Map<string, { line: number; hash: string }>();
   const order: string[] = [];
@@ -166,8 +179,14 @@ export async function runDedup(
     }
     firstSeen.set(raw.id, { line: lineNo, hash });
     order.push(raw.id);
+    if (options.store && (await store.getStory(raw.id))?.done) continue;
     await addArticle(store, toDedupArticle(raw, collectedAt, shingler), { now: fixedClock, views });
+    if (options.commit && ++sinceCommit >= commitEvery) {
+      await options.commit();
+      sinceCommit = 0;
+    }
   }
+  await options.commit?.();
   const final = new Map<string, string>();
   for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);
   return {

@@ -1,9 +1,13 @@
 /** The local run's live story clusters, as sorted lists of member URLs (retired clusters left out). */
 import type { LocalRuntime } from "../../infra/local/runtime";
+import type { LocalStore } from "../../shared/local-store/local-store";
 import { clusterRecordSchema } from "../../shared/records";
 
-export async function liveStories(runtime: LocalRuntime): Promise<string[][]> {
-  const items = (await runtime.items("clusters")).map((i) => clusterRecordSchema.parse(i));
+export async function liveStories(from: LocalRuntime | LocalStore): Promise<string[][]> {
+  const raw: unknown[] = [];
+  if ("items" in from) raw.push(...(await from.items("clusters")));
+  else for await (const i of from.clusterItems()) raw.push(i);
+  const items = raw.map((i) => clusterRecordSchema.parse(i));
   const live = new Set(
     items.filter((i) => i.record_type === "summary" && !i.merged_into).map((i) => i.cluster_id),
   );

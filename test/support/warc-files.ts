@@ -14,8 +14,21 @@ export type WarcRecordSpec =
       readonly warcHeaders?: Record<string, string>;
     }
   | { readonly type: "request"; readonly url: string; readonly date: string }
-  | { readonly type: "revisit"; readonly url: string; readonly date: string }
+  | {
+      readonly type: "revisit";
+      readonly url: string;
+      readonly date: string;
+      /** WARC-Refers-To: the record holding the payload this one repeats. */
+      readonly refersTo?: string;
+    }
   | { readonly type: "metadata"; readonly url: string; readonly date: string }
+  /** A Heritrix DNS lookup: a response record whose block is `text/dns`, not HTTP. */
+  | { readonly type: "dns"; readonly host: string; readonly date: string }
+  | {
+      readonly type: "resource" | "conversion" | "continuation";
+      readonly url: string;
+      readonly date: string;
+    }
   | { readonly type: "warcinfo" };
 
 export type WarcLayout = "plain" | "record-gzip" | "file-gzip";
@@ -53,8 +66,40 @@ function recordOf(spec: WarcRecordSpec): WARCRecord {
     );
   if (spec.type === "revisit")
     return WARCRecord.create(
-      { url: spec.url, date: spec.date, type: "revisit", refersToUrl: spec.url, refersToDate: spec.date },
+      {
+        url: spec.url,
+        date: spec.date,
+        type: "revisit",
+        refersToUrl: spec.url,
+        refersToDate: spec.date,
+        warcHeaders: spec.refersTo ? { "WARC-Refers-To": spec.refersTo } : {},
+        httpHeaders: { "Content-Type": "text/html" },
+      },
       [],
+    );
+  if (spec.type === "dns") {
+    const record = WARCRecord.create(
+      {
+        url: `dns:${spec.host}`,
+        date: spec.date,
+        type: "response",
+        warcHeaders: { "Content-Type": "text/dns" },
+      },
+      [enc.encode(`20240305102030\n${spec.host}.\t300\tIN\tA\t192.0.2.7\n`)],
+    );
+    // Heritrix writes the lookup's answer alone: no HTTP status line or headers.
+    record.httpHeaders = null;
+    return record;
+  }
+  if (spec.type !== "metadata")
+    return WARCRecord.create(
+      {
+        url: spec.url,
+        date: spec.date,
+        type: spec.type,
+        warcHeaders: { "Content-Type": spec.type === "resource" ? "image/png" : "text/plain" },
+      },
+      [enc.encode(spec.type === "resource" ? "\x89PNG" : "converted text")],
     );
   return WARCRecord.create({ url: spec.url, date: spec.date, type: "metadata" }, [
     enc.encode("via: test\r\n"),

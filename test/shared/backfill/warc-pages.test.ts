@@ -7,6 +7,13 @@ const DATE = "2024-03-05T10:20:30Z";
 const page = (title: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${"Words of the story. ".repeat(40)}</p></article></body></html>`;
 
+/** A page long enough that a cut through its record leaves its start whole. */
+const longPage = (title: string) =>
+  page(title).replace(
+    "</article>",
+    `${Array.from({ length: 200 }, (_, i) => `<p>Paragraph ${i} adds detail number ${i * 7919}.</p>`).join("")}</article>`,
+  );
+
 const MIXED: WarcRecordSpec[] = [
   { type: "warcinfo" },
   { type: "request", url: "https://news.example/a", date: DATE },
@@ -56,10 +63,13 @@ describe("readWarc", () => {
         "metadata",
         "not_html",
         "revisit",
-        "truncated",
+        "page https://news.example/long",
         "http_status",
         "page https://news.example/b",
       ]);
+      const long = entries[6];
+      expect(long?.kind === "page" && long.page.truncated).toBe("length");
+      expect(entries[2]?.kind === "page" && entries[2].page.truncated).toBeNull();
       const second = entries[8];
       expect(second?.kind === "page" && second.page.collectedAt.toISOString()).toBe(
         "2024-03-06T08:00:00.000Z",
@@ -134,17 +144,76 @@ describe("readWarc", () => {
 
   // A plain file cut inside its last record spun forever (warcio's skip loop at the end of the source,
   // see drainCutShort): that case hung, not failed, before the fix. A cut gzip member read as nothing.
-  it.each<[WarcLayout, number]>([
-    ["plain", 9],
-    ["record-gzip", 9],
-    // One member for the whole file: pako hands out nothing of a member this small before its end.
-    ["file-gzip", 1],
-  ])("%s: counts what the file ends inside as truncated, and ends", async (layout, count) => {
-    const file = await writeWarc(MIXED, layout);
-    const entries = await read(file.subarray(0, file.length - 300));
-    expect(entries).toHaveLength(count);
-    expect(kinds(entries).slice(0, -1)).toEqual(kinds(await read(file)).slice(0, count - 1));
-    expect(entries.at(-1)).toMatchObject({ kind: "skipped", reason: "truncated", ordinal: count });
+  it.each<WarcLayout>(["plain", "record-gzip", "file-gzip"])(
+    "%s: reads the page the file ends inside for what it holds, marked truncated, and ends",
+    async (layout) => {
+      const specs: WarcRecordSpec[] = [
+        ...MIXED,
+        { type: "response", url: "https://news.example/cut", date: DATE, body: longPage("Cut short") },
+      ];
+      const file = await writeWarc(specs, layout);
+      const whole = await read(file);
+      // The cut falls two thirds into the last record (of the whole file, for one gzip member).
+      const last = layout === "file-gzip" ? 0 : (whole.at(-1)?.offset ?? 0);
+      const entries = await read(file.subarray(0, last + Math.floor(((file.length - last) * 2) / 3)));
+      expect(kinds(entries)).toEqual(kinds(whole));
+      const cut = entries.at(-1);
+      expect(cut?.kind === "page" && cut.page.truncated).toBe("end of file");
+      expect(cut?.kind === "page" && cut.page.text).toContain("<h1>Cut short</h1>");
+      expect(cut?.kind === "page" && cut.page.text.length).toBeLessThan(longPage("Cut short").length);
+    },
+  );
+
+  it.each<WarcLayout>(["plain", "record-gzip"])(
+    "%s: counts a record the file ends inside its headers as truncated",
+    async (layout) => {
+      const file = await writeWarc(MIXED, layout);
+      const last = (await read(file)).at(-1)?.offset ?? 0;
+      const entries = await read(file.subarray(0, last + 60));
+      expect(entries).toHaveLength(9);
+      expect(entries.at(-1)).toMatchObject({ kind: "skipped", reason: "truncated", ordinal: 9 });
+    },
+  );
+
+  it("counts a Heritrix crawl's DNS lookups, revisits, conversions and continuations by type", async () => {
+    const specs: WarcRecordSpec[] = [
+      { type: "warcinfo" },
+      { type: "dns", host: "news.example", date: DATE },
+      { type: "dns", host: "cdn.news.example", date: DATE },
+      { type: "request", url: "https://news.example/a", date: DATE },
+      { type: "response", url: "https://news.example/a", date: DATE, body: page("First") },
+      { type: "metadata", url: "https://news.example/a", date: DATE },
+      { type: "revisit", url: "https://news.example/a", date: DATE, refersTo: "<urn:uuid:first>" },
+      { type: "resource", url: "https://news.example/logo.png", date: DATE },
+      { type: "conversion", url: "https://news.example/a", date: DATE },
+      { type: "continuation", url: "https://news.example/a", date: DATE },
+      { type: "dns", host: "other.example", date: DATE },
+      { type: "response", url: "https://news.example/b", date: DATE, body: page("Second") },
+    ];
+    for (const layout of ["plain", "record-gzip", "file-gzip"] as const) {
+      const entries = await read(await writeWarc(specs, layout));
+      expect(kinds(entries), layout).toEqual([
+        "warcinfo",
+        "dns",
+        "dns",
+        "request",
+        "page https://news.example/a",
+        "metadata",
+        "revisit",
+        "resource",
+        "conversion",
+        "continuation",
+        "dns",
+        "page https://news.example/b",
+      ]);
+      // A DNS record's block is not read as HTTP headers running into the next record: every record
+      // keeps its own offset (they were listed twice at one offset).
+      if (layout !== "file-gzip") {
+        const offsets = entries.map((e) => e.offset);
+        expect(offsets, layout).toEqual([...offsets].sort((a, b) => a - b));
+        expect(new Set(offsets).size, layout).toBe(offsets.length);
+      }
+    }
   });
 
   it("ends on a file cut inside a record it passes over unread (resuming a whole-file gzip)", async () => {

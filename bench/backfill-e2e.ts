@@ -1,0 +1,121 @@
+/**
+ * `storytrail import` end to end against `storytrail extract` on the same real pages, in one run:
+ * every page of the evaluation sets (../shared/eval: aeb, trafilatura, dates, fundus, mercury) and a
+ * syndicated copy of every third one (on another outlet's URL, so dedup has stories to find), written
+ * into a per-record gzip WARC (warcio's writer). Both CLIs run as child processes, startup included:
+ * `storytrail extract --input` (one process, one core) over the pages, and `storytrail import` over the
+ * WARC into a fresh data directory (embedded store, dedup and stories stored, `--workers` = cores).
+ * The target ratio is import pages/s ÷ (cores × extract pages/s) ≥ 0.6.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { EVAL_DIR, EVAL_NOW, readPage } from "../scripts/eval-sets";
+import { type WarcRecordSpec, writeWarc } from "../test/support/warc-files";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SETS = ["aeb", "trafilatura", "dates", "fundus-parser-tests", "mercury"];
+
+export interface BackfillE2e {
+  pages: number;
+  copies: number;
+  warcMb: number;
+  cores: number;
+  extractSeconds: number;
+  extractPagesPerSecond: number;
+  importSeconds: number;
+  importPagesPerSecond: number;
+  articles: number;
+  ratio: number;
+  /** CPU seconds (all threads) each command spent per page: on a shared machine the wall ratio
+   * measures the load as much as the code; this one does not. */
+  extractCpuMsPerPage: number;
+  importCpuMsPerPage: number;
+  loadBefore: number;
+  loadAfter: number;
+}
+
+function pageFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.html?(\.gz)?$/.test(e.name)) out.push(p);
+    }
+  };
+  for (const s of SETS) walk(path.join(EVAL_DIR, s));
+  return out;
+}
+
+/** The CLI in a child process under /usr/bin/time: wall seconds, CPU seconds (user + system), stdout. */
+function timed(args: string[]): { seconds: number; cpuSeconds: number; stdout: string } {
+  const r = spawnSync(
+    "/usr/bin/time",
+    ["-f", "TIME %e %U %S", process.execPath, path.join(ROOT, "bin/storytrail.js"), ...args],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 },
+  );
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`storytrail ${args[0]} exited ${r.status}: ${r.stderr.slice(-800)}`);
+  const [wall, user, sys] = (/TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr) ?? []).slice(1).map(Number);
+  return {
+    seconds: wall ?? Number.NaN,
+    cpuSeconds: (user ?? Number.NaN) + (sys ?? Number.NaN),
+    stdout: r.stdout,
+  };
+}
+
+export async function benchBackfillE2e(log: (s: string) => void): Promise<BackfillE2e> {
+  const files = pageFiles();
+  const date = EVAL_NOW.toISOString();
+  const pages = files.map((file, i) => ({ file, url: `https://outlet-${i % 40}.example/news/${i}` }));
+  const copies = pages
+    .filter((_, i) => i % 3 === 0)
+    .map((p, i) => ({ file: p.file, url: `https://syndication-${i % 7}.example/wire/${i}` }));
+  const all = [...pages, ...copies];
+  const tmp = mkdtempSync(path.join(tmpdir(), "storytrail-bench-backfill-"));
+  try {
+    const list = path.join(tmp, "pages.jsonl");
+    writeFileSync(
+      list,
+      all.map((p, i) => JSON.stringify({ id: String(i), path: p.file, url: p.url })).join("\n"),
+    );
+    const specs: WarcRecordSpec[] = [{ type: "warcinfo" }];
+    for (const p of all) {
+      specs.push({ type: "request", url: p.url, date });
+      specs.push({ type: "response", url: p.url, date, body: readPage(p.file) });
+    }
+    const warc = path.join(tmp, "pages.warc.gz");
+    writeFileSync(warc, await writeWarc(specs, "record-gzip"));
+    const cores = availableParallelism();
+    log(
+      `  backfill: ${all.length} pages (${copies.length} copies), WARC ${(statSync(warc).size / 1e6).toFixed(1)} MB, ${cores} cores`,
+    );
+    const loadBefore = loadavg()[0] ?? 0;
+    const extract = timed(["extract", "--input", list, "--now", date]);
+    const imported = timed(["import", "--warc", warc, "--data-dir", path.join(tmp, "data"), "--json"]);
+    const loadAfter = loadavg()[0] ?? 0;
+    const summary = JSON.parse(imported.stdout.trim().split("\n").at(-1) ?? "{}") as { articles?: number };
+    const extractPps = all.length / extract.seconds;
+    const importPps = all.length / imported.seconds;
+    return {
+      pages: all.length,
+      copies: copies.length,
+      warcMb: statSync(warc).size / 1e6,
+      cores,
+      extractSeconds: extract.seconds,
+      extractPagesPerSecond: extractPps,
+      importSeconds: imported.seconds,
+      importPagesPerSecond: importPps,
+      articles: summary.articles ?? 0,
+      ratio: importPps / (cores * extractPps),
+      extractCpuMsPerPage: (extract.cpuSeconds * 1000) / all.length,
+      importCpuMsPerPage: (imported.cpuSeconds * 1000) / all.length,
+      loadBefore,
+      loadAfter,
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * `storytrail import` into the embedded store, with its extraction in worker threads: the stories and
+ * counts of a real-page WARC are the same with one worker and with four (pages are stored in file order
+ * whatever order the workers finish in), and the same as the emulated tables' (the crawl's path, what
+ * the deployed functions do) on the same file.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { importFiles } from "../../cli/commands/import";
+import { LocalRuntime } from "../../infra/local/runtime";
+import type { ImportSummary } from "../../shared/backfill/import-summary";
+import { decodeArticleItem } from "../../shared/consumer/article-item";
+import { LocalStore } from "../../shared/local-store/local-store";
+import { liveStories } from "../support/live-stories";
+import { realPageWarc } from "../support/real-page-warc";
+import { uniquePrefix } from "../support/unique-prefix";
+
+const ARCHIVED_AT = "2026-07-01T09:00:00Z";
+
+describe("storytrail import into the embedded store", () => {
+  let dir: string;
+  let file: string;
+  let copies: number;
+  const stores: { workers: number; summary: ImportSummary; stories: string[][]; articles: unknown[] }[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "storytrail-import-store-"));
+    const made = await realPageWarc(24, 4, ARCHIVED_AT);
+    copies = made.copies;
+    file = join(dir, "pages.warc.gz");
+    writeFileSync(file, made.warc);
+    for (const workers of [1, 4]) {
+      const store = LocalStore.open(join(dir, `data-${workers}`));
+      const summary = await importFiles(store, [file], {
+        checkpointDir: join(dir, `checkpoints-${workers}`),
+        workers,
+      });
+      await store.commit();
+      const articles = [];
+      for await (const item of store.articleItems()) articles.push(item);
+      stores.push({ workers, summary, stories: await liveStories(store), articles });
+      await store.close();
+    }
+  });
+
+  it("gives the same counts, articles and stories with 1 and 4 workers", () => {
+    const [one, four] = stores as [(typeof stores)[0], (typeof stores)[0]];
+    expect(one.summary.errors).toBe(0);
+    expect(one.stories.filter((s) => s.length === 2)).toHaveLength(copies);
+    expect(four.summary).toEqual(one.summary);
+    expect(four.articles).toEqual(one.articles);
+    expect(four.stories).toEqual(one.stories);
+  });
+
+  describe("against the emulated tables", () => {
+    let runtime: LocalRuntime;
+    afterAll(async () => {
+      await runtime?.close();
+    });
+
+    it("stores the same articles and finds the same stories", async () => {
+      runtime = await LocalRuntime.start({
+        endpoints: inject("endpoints"),
+        prefix: uniquePrefix("importstore"),
+        settings: { STORYTRAIL_MIN_HOST_DELAY_MS: "0" },
+      });
+      const summary = await importFiles(runtime, [file], {
+        checkpointDir: join(dir, "checkpoints-emulated"),
+        workers: 2,
+      });
+      const embedded = stores[0]!;
+      expect(summary).toEqual(embedded.summary);
+      expect(await liveStories(runtime)).toEqual(embedded.stories);
+      const fields = (items: unknown[]) =>
+        items
+          .map((i) => decodeArticleItem(i as Record<string, unknown>))
+          .map(({ article_id, url, headline, body, published_at, source_id }) => ({
+            article_id,
+            url,
+            headline,
+            body,
+            published_at: published_at && new Date(published_at).toISOString(),
+            source_id,
+          }))
+          .sort((a, b) => a.article_id.localeCompare(b.article_id));
+      expect(fields(await runtime.items("articles"))).toEqual(fields(embedded.articles));
+    });
+  });
+});
