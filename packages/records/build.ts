@@ -5,7 +5,7 @@
  * clone needs no build step first. Takes ~3 s (tsc is most of it).
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -13,7 +13,6 @@ import { build } from "esbuild";
 import { recordJsonSchemas } from "./src/json-schemas";
 
 export const PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
-const DIST = join(PACKAGE_DIR, "dist");
 export const JSON_SCHEMA_DIR = join(PACKAGE_DIR, "json-schema");
 const TSC = join(PACKAGE_DIR, "..", "..", "node_modules", "typescript", "bin", "tsc");
 
@@ -39,8 +38,22 @@ export function jsonSchemaFiles(): Record<string, string> {
   );
 }
 
-/** Builds dist/; `writeJsonSchemas` also regenerates json-schema/ (the tests compare it instead). */
-export async function buildRecordsPackage(opts: { writeJsonSchemas?: boolean } = {}): Promise<void> {
+/** Files of the package besides dist/, as `files` in its package.json lists them. */
+const PACKED_SOURCES = ["package.json", "README.md", "json-schema"];
+
+/**
+ * Builds dist/ and returns the folder to pack; `writeJsonSchemas` also regenerates json-schema/ (the
+ * tests compare it instead). `stageIn`: build in that folder (with a copy of the package's other files)
+ * instead of packages/records, so test files building at once in parallel never share a dist/.
+ */
+export async function buildRecordsPackage(
+  opts: { writeJsonSchemas?: boolean; stageIn?: string } = {},
+): Promise<string> {
+  const packageDir = opts.stageIn ?? PACKAGE_DIR;
+  if (opts.stageIn)
+    for (const name of PACKED_SOURCES)
+      cpSync(join(PACKAGE_DIR, name), join(opts.stageIn, name), { recursive: true });
+  const DIST = join(packageDir, "dist");
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   await build({
@@ -54,15 +67,23 @@ export async function buildRecordsPackage(opts: { writeJsonSchemas?: boolean } =
     external: ["zod", "zod/*", "node:zlib"],
     logLevel: "warning",
   });
-  await promisify(execFile)(process.execPath, [TSC, "-p", join(PACKAGE_DIR, "tsconfig.json")]);
   const types = join(DIST, "types");
+  await promisify(execFile)(process.execPath, [
+    TSC,
+    "-p",
+    join(PACKAGE_DIR, "tsconfig.json"),
+    "--outDir",
+    types,
+  ]);
   for (const file of filesUnder(types)) writeFileSync(file, withJsExtensions(readFileSync(file, "utf8")));
   const entry = relative(DIST, join(types, "packages", "records", "src", "records.js"));
   writeFileSync(join(DIST, "records.d.ts"), `export * from "./${entry}";\n`);
-  if (!opts.writeJsonSchemas) return;
-  mkdirSync(JSON_SCHEMA_DIR, { recursive: true });
-  for (const [name, text] of Object.entries(jsonSchemaFiles()))
-    writeFileSync(join(JSON_SCHEMA_DIR, name), text);
+  if (opts.writeJsonSchemas) {
+    mkdirSync(JSON_SCHEMA_DIR, { recursive: true });
+    for (const [name, text] of Object.entries(jsonSchemaFiles()))
+      writeFileSync(join(JSON_SCHEMA_DIR, name), text);
+  }
+  return packageDir;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { buildRecordsPackage, PACKAGE_DIR } from "../../packages/records/build";
+import { buildRecordsPackage } from "../../packages/records/build";
 
 const run = promisify(execFile);
 
@@ -21,9 +21,10 @@ export interface InstalledRecords {
 }
 
 export async function installRecordsPackage(): Promise<InstalledRecords> {
-  await buildRecordsPackage();
+  // Built in a folder of its own: several test files install the package at once.
+  const staged = await buildRecordsPackage({ stageIn: mkdtempSync(join(tmpdir(), "storytrail-records-")) });
   const dir = mkdtempSync(join(tmpdir(), "storytrail-consumer-"));
-  const packed = await run("npm", ["pack", PACKAGE_DIR, "--pack-destination", dir, "--silent"], { cwd: dir });
+  const packed = await run("npm", ["pack", staged, "--pack-destination", dir, "--silent"], { cwd: dir });
   const tarball = join(dir, packed.stdout.trim().split("\n").pop()!);
   const zodVersion = createRequire(import.meta.url)("zod/package.json").version as string;
   writeFileSync(

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RECORD_VERSION } from "../../../shared/records";
 import {
   INSERT,
   type InstalledRecords,
@@ -38,7 +39,7 @@ describe("@storytrail/records beside the storytrail CLI", () => {
 const e = decodeClusterStreamRecord(${JSON.stringify(INSERT)});
 console.log(JSON.stringify({ type: e.type, story: e.cluster_id, version: RECORD_VERSION }));`,
     );
-    expect(JSON.parse(out)).toEqual({ type: "story_created", story: "c-a1", version: 4 });
+    expect(JSON.parse(out)).toEqual({ type: "story_created", story: "c-a1", version: RECORD_VERSION });
   });
 
   it("runs the CLI with npx storytrail", async () => {
