@@ -4,6 +4,7 @@ import { consumerOf, functionNames, queueNames, topology } from "../../infra/top
 describe("topology", () => {
   it("names, for each queue, the one function its trigger names", () => {
     expect(Object.fromEntries(queueNames.map((q) => [q, consumerOf(q)]))).toEqual({
+      discover: "discover",
       fetch: "fetch",
       dedup: "dedup",
     });
