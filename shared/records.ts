@@ -201,9 +201,11 @@ export const fetchMessageSchema = z.object({
   hint_published_at: z.optional(z.nullable(z.string())),
   language_hint: z.optional(z.nullable(z.string())),
   /** The source's own settings (sources file), carried so that fetch applies them: its hosts' minimum
-   * gap between requests, and the hosts its pages may name as rel=canonical. Absent: the deployment's. */
+   * gap between requests, the hosts its pages may name as rel=canonical, and its IANA time zone (the
+   * zone of published_day). Absent: the deployment's (no zone: the day the page states). */
   min_delay_ms: z.optional(z.int().check(z.nonnegative())),
   partners: z.optional(z.array(z.string())),
+  timezone: z.optional(z.string()),
 });
 export type FetchMessage = z.infer<typeof fetchMessageSchema>;
 

@@ -103,6 +103,7 @@ function extractInput(page: ArchivedPage, source: PageSource): ExtractInput {
     headers: page.headers,
     now: page.collectedAt,
     languageHint: source.language ?? null,
+    timeZone: source.settings.timezone ?? null,
   };
 }
 

@@ -149,6 +149,9 @@ export async function storeFetchedPage(
       headers: res.headers,
       now: collectedAt,
       languageHint: msg.language_hint ?? null,
+      // The feed's or news sitemap's date settles an ambiguous numeric one; the source's zone names the day.
+      publishedHint: msg.hint_published_at ?? null,
+      timeZone: msg.timezone ?? null,
     });
   } catch (err) {
     // An extractor bug, recorded as one (with the page kept to replay once it is fixed), never as thin.

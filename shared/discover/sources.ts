@@ -26,6 +26,9 @@ export interface Source {
   partners?: string[];
   /** Other hosts or registrable domains whose URLs this source's sitemaps and feeds may list (host-scope.ts). */
   allowed_hosts?: string[];
+  /** The source's IANA time zone, e.g. "America/New_York": an article's published_day is the day of its
+   * published_at there (shared/extract/local-day.ts); absent, the day the page states. */
+  timezone?: string;
 }
 
 export class SourcesError extends Error {
@@ -59,6 +62,16 @@ function readableCadence(schedule: string): boolean {
   if (!SCHEDULE.test(schedule)) return true;
   try {
     parseCadence(schedule);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the runtime's time zone data knows the name (Intl throws a RangeError on an unknown zone). */
+function knownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone });
     return true;
   } catch {
     return false;
@@ -122,16 +135,27 @@ const sourceSchema = z.pipe(
     min_delay_ms: z.optional(z.int().check(z.gte(0), z.lte(MAX_CRAWL_DELAY_MS))),
     partners: z.optional(z.array(hostName)),
     allowed_hosts: z.optional(z.array(hostName)),
+    timezone: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.refine(knownTimeZone, "must be an IANA time zone name such as America/New_York or Europe/Paris"),
+        ),
+    ),
   }),
 );
 
 /** The settings of a source that fetch applies, as its fetch messages carry them (only those it sets). */
-export type SourceFetchSettings = Pick<FetchMessage, "min_delay_ms" | "partners">;
+export type SourceFetchSettings = Pick<FetchMessage, "min_delay_ms" | "partners" | "timezone">;
 
-export function sourceFetchSettings(source: Pick<Source, "min_delay_ms" | "partners">): SourceFetchSettings {
+export function sourceFetchSettings(
+  source: Pick<Source, "min_delay_ms" | "partners" | "timezone">,
+): SourceFetchSettings {
   return {
     ...(source.min_delay_ms === undefined ? {} : { min_delay_ms: source.min_delay_ms }),
     ...(source.partners?.length ? { partners: source.partners } : {}),
+    ...(source.timezone ? { timezone: source.timezone } : {}),
   };
 }
 

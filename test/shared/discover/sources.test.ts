@@ -95,4 +95,17 @@ describe("parseSources", () => {
     ]);
     expect(errorOf([{ ...good, allowed_hosts: ["https://x.com/"] }])).toContain("allowed_hosts[0]");
   });
+
+  it("timezone: an IANA zone name, else an error naming the source and the field", () => {
+    expect(parseSources([{ ...good, timezone: " America/New_York " }])[0]?.timezone).toBe("America/New_York");
+    expect(parseSources([good])[0]).not.toHaveProperty("timezone");
+    const msg = errorOf([{ ...good, timezone: "Mars/Olympus_Mons" }]);
+    expect(msg).toBe(
+      'sources[0] ("bbc"): timezone: must be an IANA time zone name such as America/New_York or Europe/Paris',
+    );
+    // A city name alone is not a zone name; an empty or non-string one is refused too.
+    expect(errorOf([{ ...good, timezone: "New York" }])).toContain('sources[0] ("bbc"): timezone:');
+    expect(errorOf([{ ...good, timezone: "" }])).toContain('sources[0] ("bbc"): timezone:');
+    expect(errorOf([{ ...good, timezone: -5 }])).toContain('sources[0] ("bbc"): timezone:');
+  });
 });
