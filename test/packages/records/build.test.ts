@@ -3,7 +3,12 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { JSON_SCHEMA_DIR, jsonSchemaFiles, PACKAGE_DIR } from "../../../packages/records/build";
+import {
+  buildRecordsPackage,
+  JSON_SCHEMA_DIR,
+  jsonSchemaFiles,
+  PACKAGE_DIR,
+} from "../../../packages/records/build";
 import {
   INSERT,
   type InstalledRecords,
@@ -124,8 +129,10 @@ export const n: number = decodeClusterStreamRecord({}).type;\n`;
     expect(await check(wrong)).toMatch(/TS2322/);
   }, 60_000);
 
-  it("points every export at built JavaScript and declarations", () => {
-    // The package's main export; the repository's own `storytrail/records` (for its tests and examples).
+  it("points every export at built JavaScript and declarations", async () => {
+    // The package's main export; the repository's own `storytrail/records` (for its tests and examples),
+    // which points into packages/records/dist: built there by this file alone (the installs stage theirs).
+    await buildRecordsPackage();
     for (const [dir, entry] of [
       [PACKAGE_DIR, "."],
       [ROOT, "./records"],
