@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // Vitest's default is one fewer than the cores: one worker on a 2-core CI machine. Most files wait on
+    // the emulators and on child processes, not the CPU, so two workers overlap those waits.
+    maxWorkers: 2,
     // `npm test` turns coverage on (--coverage); a run of single files stays fast and threshold-free.
     // V8 coverage costs ~36 % more CPU on CPU-bound in-process tests (the evals, property tests) and
     // nothing measurable on emulator-bound ones. cli/ is left out: its tests run it in child processes,
