@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
+import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
 import { InputError } from "../input-error";
@@ -23,10 +24,18 @@ interface DemoOptions {
   json?: boolean;
 }
 
+/** STORYTRAIL_NOW from the environment, checked as `crawl` checks it (an instant with its zone). */
+function clockStartFromEnv(): string | undefined {
+  const value = process.env.STORYTRAIL_NOW || undefined;
+  if (!crawlSettingsSchema.shape.STORYTRAIL_NOW.safeParse(value).success)
+    throw new InputError(`STORYTRAIL_NOW must be an ISO 8601 instant with a time zone, got "${value}"`);
+  return value;
+}
+
 /** The demo web's clock: `--at`, else the start of the clock's UTC day (STORYTRAIL_NOW or the wall
  * clock's), so runs on one day serve the same lastmods. */
-function anchorOf(at: string | undefined): Date {
-  if (!at) return new Date(`${clockFrom(process.env.STORYTRAIL_NOW)().toISOString().slice(0, 10)}T00:00:00Z`);
+function anchorOf(at: string | undefined, clockStart: string | undefined): Date {
+  if (!at) return new Date(`${clockFrom(clockStart)().toISOString().slice(0, 10)}T00:00:00Z`);
   const t = Date.parse(at);
   if (Number.isNaN(t) || !/(Z|[+-]\d\d:?\d\d)$/.test(at.trim()))
     throw new InputError(`--at must be an ISO 8601 instant with a time zone, got "${at}"`);
@@ -75,8 +84,9 @@ function portOf(value: string): number {
 }
 
 async function demo(opts: DemoOptions): Promise<void> {
-  const anchor = anchorOf(opts.at);
-  const clockStart = opts.at ? anchor.toISOString() : process.env.STORYTRAIL_NOW;
+  const envClockStart = clockStartFromEnv();
+  const anchor = anchorOf(opts.at, envClockStart);
+  const clockStart = opts.at ? anchor.toISOString() : envClockStart;
   const port = portOf(opts.port);
   const dataDir = claimRunFolder(opts.dataDir, "demo");
   const [

@@ -66,6 +66,14 @@ describe("user errors", () => {
     });
   }
 
+  it("storytrail demo with an invalid STORYTRAIL_NOW: exit 2, the setting named, no trace", () => {
+    const r = cli(["demo"], { STORYTRAIL_NOW: "yesterday" });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.trimEnd().split("\n").length).toBeLessThanOrEqual(2);
+    expect(r.stderr).toContain("STORYTRAIL_NOW must be an ISO 8601 instant");
+    expect(r.stderr).not.toMatch(/^ {4}at /m);
+  });
+
   it("shows the stack trace with --verbose or STORYTRAIL_DEBUG=1", () => {
     for (const r of [
       cli(["export", "--out", "out", "--verbose"]),
