@@ -4,7 +4,7 @@
  * trigrams, ranked by frequency, are compared with each candidate's 300 most frequent (the out-of-place
  * distance) and the nearest wins. The models are franc's, for the languages we store (language-data.ts).
  */
-import { asTuples } from "trigram-utils";
+import { clean } from "trigram-utils";
 import { ISO3_TO_1 } from "./language-codes";
 import { MODELS, SCRIPTS } from "./language-data";
 
@@ -40,6 +40,20 @@ for (const [script, languages] of Object.entries(MODELS)) {
   TABLES[script] = { codes, ranks };
 }
 
+/**
+ * The text's trigrams and their counts, as trigram-utils' asTuples gives them (its clean(), padded with a
+ * space): a Map counted in one loop, where asTuples builds an array of trigrams, a dictionary and tuples.
+ */
+function trigramCounts(text: string): Map<string, number> {
+  const padded = ` ${clean(text)} `;
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    const t = padded.slice(i, i + 3);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  return counts;
+}
+
 function topScript(text: string): string | null {
   // A script with more than half the characters has the most: the others share what is left.
   const latin = text.match(SCRIPTS.Latin!)?.length ?? 0;
@@ -67,7 +81,7 @@ export function detectText(input: string): string | null {
   // franc's distance, as franc computes it: per trigram, its count against the model's rank, or
   // MAX_DIFFERENCE when the model lacks it. The nearest model wins; the first listed on a tie.
   const distances = new Float64Array(codes.length);
-  for (const [trigram, count] of asTuples(text)) {
+  for (const [trigram, count] of trigramCounts(text)) {
     const row = ranks.get(trigram);
     if (row === undefined) {
       for (let l = 0; l < distances.length; l++) distances[l]! += MAX_DIFFERENCE;
