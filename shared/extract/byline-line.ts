@@ -4,13 +4,15 @@
  * text opens with a byline label ("By", "Von", "Par", "Por", "Door", "Av", "Af", "Text:", "Autor:") and a
  * capitalised word. One signal among the others (authors.ts), trusted least.
  */
-import { type AnyNode, type Element, rawText } from "./dom";
+import { type AnyNode, type Element, textOf } from "./dom";
 import { cleanInline } from "./text";
 
 /** Elements looked at after the <h1>: the byline sits within a few, before the body starts. */
 const REACH = 40;
 /** Longer text is a paragraph or a byline with a bio, a place and a date, not names alone. */
 const MAX_CHARS = 100;
+/** Raw text read per element, whitespace included (indented markup): past it the element is too long. */
+const RAW_LIMIT = 1000;
 /**
  * A label that only opens a byline, then a capitalised name. Prepositions that also open sentences in
  * their language ("de", "di", "da", "a") are left out: "By" stays, as a sentence opening with "By" and a
@@ -44,7 +46,10 @@ function* following(from: Element, limit: number): Generator<Element> {
 export function bylineLineAfter(h1: Element | null): string | null {
   if (!h1) return null;
   for (const el of following(h1, REACH)) {
-    const text = cleanInline(rawText(el));
+    // Capped: the first element after the <h1> may wrap the whole article.
+    const raw = textOf(el, { limit: RAW_LIMIT });
+    if (raw.length > RAW_LIMIT) continue;
+    const text = cleanInline(raw);
     if (text.length === 0 || text.length > MAX_CHARS) continue;
     if (OPENS_BYLINE.test(text)) return text;
   }
