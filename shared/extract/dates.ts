@@ -158,7 +158,7 @@ export interface DateInput {
   timeZone?: string | null;
   /** The zones of the page's country (page-country.ts), for a UTC-stated instant's day when the source
    * has no zone: the day shown on the page must be one of theirs. Empty when the country is unknown. */
-  zones?: readonly string[];
+  zones?: () => readonly string[];
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -350,7 +350,7 @@ export function extractDates(input: DateInput): DateResult {
       const shown = header();
       return urlCandidate(input.url) ?? (shown && !shown.update ? shown.date : null);
     },
-    input.zones ?? [],
+    input.zones,
   );
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.

@@ -31,19 +31,20 @@ export function localDay(date: StatedDate, others: readonly StatedDate[]): State
 /**
  * A UTC-stated instant whose UTC day is the neighbour of the day the page shows (in the URL, else in the
  * headline's region, where the byline sits): the shown day is the publisher's local day when a zone puts
- * the instant on it: one of the page's country's zones when the country is known (`zones`), else any zone
+ * the instant on it: one of the page's country's zones when the country is known (`countryZones`), else any zone
  * from UTC−12 to UTC+14.
  */
 export function statedLocalDay(
   date: StatedDate,
   shownDay: () => StatedDate | null,
-  zones: readonly string[] = [],
+  countryZones: () => readonly string[] = () => [],
 ): StatedDate {
   if (!date.instant || date.offset !== 0) return date;
   const t = Date.parse(date.instant);
   // Read only for a UTC-stated date: finding the shown day walks the headline's region.
   const shown = shownDay();
   if (!shown || shown.day === date.day) return date;
+  const zones = countryZones();
   if (zones.length > 0) {
     for (const zone of zones)
       if (dayInZone(date.instant, zone) === shown.day) return { ...date, day: shown.day };

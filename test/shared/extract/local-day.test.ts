@@ -43,8 +43,8 @@ describe("statedLocalDay", () => {
   it("takes the shown day only when a zone of the page's country puts the instant on it", () => {
     const shown = () => ({ day: "2026-03-02", instant: null, hasTime: false });
     // 23:30 UTC is the 2nd in Tokyo, the 1st everywhere in the United States.
-    expect(statedLocalDay(utc, shown, ["Asia/Tokyo"]).day).toBe("2026-03-02");
-    expect(statedLocalDay(utc, shown, countryZones("US")).day).toBe("2026-03-01");
+    expect(statedLocalDay(utc, shown, () => ["Asia/Tokyo"]).day).toBe("2026-03-02");
+    expect(statedLocalDay(utc, shown, () => countryZones("US")).day).toBe("2026-03-01");
   });
 
   it("does not look for the shown day when the date is not stated in UTC", () => {
