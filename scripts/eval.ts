@@ -1,7 +1,8 @@
 /**
  * `npm run eval`: extraction figures on the developer evaluation sets in ../shared/eval, each printed twice:
  * on all dev pages, and per site-grouped fold (scripts/eval-folds.ts) with the folds' mean, spread and worst
- * fold. A rule change is kept when the held-out folds improve, not when the dev figure does.
+ * fold. A rule change is kept when the held-out folds improve, not when the dev figure does. Each set also
+ * prints how often the fields it has no truth for are found (scripts/eval-found.ts: no set labels a kicker).
  * Options: `--set aeb|trafilatura|dates|fundus|mercury` (repeatable); `--out DIR` writes predictions, per-page
  * diagnostics and `folds.json` there; `--compare FILE` (a previous `folds.json`) prints each fold's change;
  * `--hide-fold N` leaves fold N's pages out of what `--out` writes (docs/extraction.md: the fold a rule is
@@ -11,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { assignFolds, FOLDS, formatSpread, perFold, type Spread } from "./eval-folds";
+import { FOUND_METRICS, foundShares } from "./eval-found";
 import {
   EVAL_DIR,
   evalDataAvailable,
@@ -96,16 +98,20 @@ function folds<F>(name: SetName, run: SetRun<F>): void {
     `  ${groups.length} folds by site (${sites} sites; pages ${groups.map((g) => g.length).join("/")})`,
   );
   report[name] = {};
-  for (const m of metrics) {
-    const s = spreads[m]!;
-    report[name][m] = { dev: dev[m] ?? 0, folds: s };
-    console.log(`  ${formatSpread(m, dev[m] ?? 0, s)}`);
+  // Beside the scored figures, how often each field is found (the fields the set has no truth for).
+  const found = perFold(groups, (ids) => foundShares(run.predictions, ids), FOUND_METRICS);
+  const foundDev = foundShares(run.predictions);
+  for (const m of [...metrics, ...FOUND_METRICS]) {
+    const s = spreads[m] ?? found[m]!;
+    const devFigure = dev[m] ?? foundDev[m] ?? 0;
+    report[name][m] = { dev: devFigure, folds: s };
+    console.log(`  ${formatSpread(m, devFigure, s)}`);
     const was = before[name]?.[m];
     if (was) {
       const d = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
       const perFoldDelta = s.folds.map((v, i) => d(v - (was.folds.folds[i] ?? 0))).join(" ");
       console.log(
-        `  ${"".padEnd(18)} vs before: dev ${d((dev[m] ?? 0) - was.dev)}  folds mean ${d(s.mean - was.folds.mean)}  [${perFoldDelta}]`,
+        `  ${"".padEnd(18)} vs before: dev ${d(devFigure - was.dev)}  folds mean ${d(s.mean - was.folds.mean)}  [${perFoldDelta}]`,
       );
     }
   }
@@ -139,7 +145,7 @@ for (const set of sets) {
     const r = await runFundus();
     const x = r.figures;
     console.log(
-      `fundus       headline (declared ?? shown) exact ${f(x.headline_exact)}  shown ${f(x.headline_shown_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
+      `fundus       headline_declared ?? headline exact ${f(x.headline_exact)}  shown ${f(x.headline_shown_exact)}  authors exact ${f(x.authors_exact)}  date day accuracy ${f(x.date_day_accuracy)}  body F1 ${f(x.body_f1)}  P ${f(x.body_precision)}  R ${f(x.body_recall)}  (${x.pages} pages)`,
     );
     folds(set, r);
     save(set, r);

@@ -9,6 +9,10 @@ import type { RawSample } from "./ports";
 /** The extracted fields worth reporting; body changes are summarised by length, not printed. */
 const COMPARED = [
   "headline",
+  "headline_declared",
+  "kicker",
+  "authors",
+  "credit",
   "body",
   "section",
   "published_at",

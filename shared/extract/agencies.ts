@@ -66,6 +66,7 @@ const AGENCIES = [
 ];
 
 const KNOWN = new Set(AGENCIES);
+const AGENCY_WORD = /^(?:agencia|agência|agenzia|agentur|agencja|agentschap) /u;
 
 /** `name` is a news agency, alone or several joined by "/" ("dpa/AFP", "AFP/Reuters"). */
 export function isAgency(name: string): boolean {
@@ -76,7 +77,9 @@ export function isAgency(name: string): boolean {
       p
         .replace(/[.\s]+$/u, "")
         .replace(/\s+/g, " ")
-        .trim(),
+        .trim()
+        // "Agencia EFE", "Agência Lusa", "Agence France-Presse" stay agencies without the word.
+        .replace(AGENCY_WORD, ""),
     );
   return parts.length > 0 && parts.every((p) => KNOWN.has(p));
 }

@@ -156,6 +156,9 @@ export interface DateInput {
   publishedHint?: string | null;
   /** The source's IANA time zone, when configured: published_day is published_at's day there. */
   timeZone?: string | null;
+  /** The zones of the page's country (page-country.ts), for a UTC-stated instant's day when the source
+   * has no zone: the day shown on the page must be one of theirs. Empty when the country is unknown. */
+  zones?: () => readonly string[];
 }
 
 function collectPublished(input: DateInput): Candidate[] {
@@ -334,11 +337,21 @@ export function extractDates(input: DateInput): DateResult {
   const overridden = primary !== before && STRUCTURED.has(before.source) ? before.date : null;
   const published_at_structured = overridden && (overridden.instant ?? overridden.day);
   let { date, source } = primary;
+  // The day of a UTC-stated instant: another statement of the same instant in local time, else the day the
+  // page shows when a zone of the page's country (any zone, the country unknown) puts the instant on it; an
+  // "updated" line's day is not the publication's.
   date = localDay(
     date,
     candidates.map((c) => c.date),
   );
-  date = statedLocalDay(date, () => urlCandidate(input.url) ?? header()?.date ?? null);
+  date = statedLocalDay(
+    date,
+    () => {
+      const shown = header();
+      return urlCandidate(input.url) ?? (shown && !shown.update ? shown.date : null);
+    },
+    input.zones,
+  );
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -353,13 +366,22 @@ export function extractDates(input: DateInput): DateResult {
   const published_at = date_flag ? null : date.instant;
   return {
     published_at,
-    // With the source's zone the day is the instant's there; else the day the page states (local-day.ts).
-    published_day: (published_at && input.timeZone && dayInZone(published_at, input.timeZone)) || date.day,
+    published_day: publishedDay(published_at, date, input.timeZone ?? null),
     published_at_source: source,
     published_at_structured,
     date_flag,
     modified_at,
   };
+}
+
+/**
+ * With the source's zone the day is published_at's there; else the day the page states (local-day.ts). A
+ * time written as midnight exactly ("2020-01-10T00:00:00+00:00") is a date a CMS wrote as an instant: its
+ * day is the one written, which a zone west of the offset would move to the day before.
+ */
+function publishedDay(publishedAt: string | null, date: StatedDate, timeZone: string | null): string {
+  if (!publishedAt || !timeZone || date.clock === 0) return date.day;
+  return dayInZone(publishedAt, timeZone) ?? date.day;
 }
 
 /** The header's date, found at most once (it walks the headline's region), its order cross-checked. */

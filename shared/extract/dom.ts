@@ -226,6 +226,79 @@ class GuardedTokenizer extends Tokenizer {
   }
 }
 
+/** The tokenizer's fields the scans below read and move (htmlparser2 10.1.0's, pinned in package.json). */
+interface TokenizerState {
+  buffer: string;
+  index: number;
+  offset: number;
+}
+type State = (this: TokenizerState, c: number) => void;
+const LT = 0x3c;
+const AMP = 0x26;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
+const base = Tokenizer.prototype as unknown as Record<
+  "stateText" | "stateInAttributeValueDoubleQuotes" | "stateInAttributeValueSingleQuotes",
+  State
+>;
+
+/**
+ * Leaves the tokenizer just before the next `a` or `b` (its loop steps onto it), or before the end.
+ * htmlparser2 hands every character of text and of attribute values to its state machine one call at a
+ * time; a tight loop here finds the next character that matters at a fraction of that.
+ */
+function skipUntil(t: TokenizerState, a: number, b: number): void {
+  const buf = t.buffer;
+  const n = buf.length;
+  let i = t.index - t.offset + 1;
+  while (i < n) {
+    const d = buf.charCodeAt(i);
+    if (d === a || d === b) break;
+    i++;
+  }
+  t.index = t.offset + i - 1;
+}
+
+/**
+ * The same tokens as htmlparser2's own states, found faster: text and quoted attribute values skip to the
+ * next character their state acts on (`<` or `&`, the quote or `&`), and `fastForwardTo` (inside scripts,
+ * styles and comments) is a native indexOf instead of a loop over characters. The parse of the 60 AEB
+ * pages takes ~25 % less time; the parsed tree is the same (test/shared/extract/dom.test.ts compares it
+ * with the stock tokenizer's).
+ */
+Object.defineProperties(GuardedTokenizer.prototype, {
+  stateText: {
+    value: function stateText(this: TokenizerState, c: number): void {
+      if (c === LT || c === AMP) base.stateText.call(this, c);
+      else skipUntil(this, LT, AMP);
+    },
+  },
+  stateInAttributeValueDoubleQuotes: {
+    value: function stateInAttributeValueDoubleQuotes(this: TokenizerState, c: number): void {
+      if (c === DOUBLE_QUOTE || c === AMP) base.stateInAttributeValueDoubleQuotes.call(this, c);
+      else skipUntil(this, DOUBLE_QUOTE, AMP);
+    },
+  },
+  stateInAttributeValueSingleQuotes: {
+    value: function stateInAttributeValueSingleQuotes(this: TokenizerState, c: number): void {
+      if (c === SINGLE_QUOTE || c === AMP) base.stateInAttributeValueSingleQuotes.call(this, c);
+      else skipUntil(this, SINGLE_QUOTE, AMP);
+    },
+  },
+  fastForwardTo: {
+    value: function fastForwardTo(this: TokenizerState, c: number): boolean {
+      const at = this.buffer.indexOf(String.fromCharCode(c), this.index - this.offset + 1);
+      if (at !== -1) {
+        this.index = this.offset + at;
+        return true;
+      }
+      // As htmlparser2's: its loop steps past the last character and stops.
+      this.index = this.offset + this.buffer.length - 1;
+      return false;
+    },
+  },
+});
+
 export function parseHtml(html: string, limits: ParseLimits = PARSE_LIMITS): Document {
   const handler = new DepthHandler();
   const options = { Tokenizer: GuardedTokenizer as typeof Tokenizer, guard: { handler, html, limits } };

@@ -4,7 +4,7 @@
  * trigrams, ranked by frequency, are compared with each candidate's 300 most frequent (the out-of-place
  * distance) and the nearest wins. The models are franc's, for the languages we store (language-data.ts).
  */
-import { asTuples } from "trigram-utils";
+import { clean } from "trigram-utils";
 import { ISO3_TO_1 } from "./language-codes";
 import { MODELS, SCRIPTS } from "./language-data";
 
@@ -13,25 +13,55 @@ const MAX_LENGTH = 2048;
 /** franc's penalty for a trigram the model lacks (its rank range is 0–299). */
 const MAX_DIFFERENCE = 300;
 
-/** Trigram → rank per model, built once per process (immutable after). */
-const RANKS: Record<string, Record<string, Map<string, number>>> = {};
+/**
+ * One script's models as one table: trigram → its rank in each language's model (MAX_DIFFERENCE + 1 when
+ * the model lacks it), so a text's trigram is looked up once for every language of the script at once.
+ * Built once per process (immutable after).
+ */
+interface ScriptModels {
+  readonly codes: readonly string[];
+  readonly ranks: ReadonlyMap<string, Int16Array>;
+}
+const ABSENT = MAX_DIFFERENCE + 1;
+const TABLES: Record<string, ScriptModels> = {};
 for (const [script, languages] of Object.entries(MODELS)) {
-  const byLanguage: Record<string, Map<string, number>> = {};
-  for (const [code, model] of Object.entries(languages)) {
-    const ranks = new Map<string, number>();
-    model.split("|").forEach((t, i) => {
-      ranks.set(t, i);
+  const codes = Object.keys(languages);
+  const ranks = new Map<string, Int16Array>();
+  codes.forEach((code, l) => {
+    languages[code]!.split("|").forEach((t, i) => {
+      let row = ranks.get(t);
+      if (row === undefined) {
+        row = new Int16Array(codes.length).fill(ABSENT);
+        ranks.set(t, row);
+      }
+      row[l] = i;
     });
-    byLanguage[code] = ranks;
+  });
+  TABLES[script] = { codes, ranks };
+}
+
+/**
+ * The text's trigrams and their counts, as trigram-utils' asTuples gives them (its clean(), padded with a
+ * space): a Map counted in one loop, where asTuples builds an array of trigrams, a dictionary and tuples.
+ */
+function trigramCounts(text: string): Map<string, number> {
+  const padded = ` ${clean(text)} `;
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    const t = padded.slice(i, i + 3);
+    counts.set(t, (counts.get(t) ?? 0) + 1);
   }
-  RANKS[script] = byLanguage;
+  return counts;
 }
 
 function topScript(text: string): string | null {
+  // A script with more than half the characters has the most: the others share what is left.
+  const latin = text.match(SCRIPTS.Latin!)?.length ?? 0;
+  if (latin * 2 > text.length) return "Latin";
   let best: string | null = null;
   let bestCount = 0;
   for (const [name, re] of Object.entries(SCRIPTS)) {
-    const count = text.match(re)?.length ?? 0;
+    const count = name === "Latin" ? latin : (text.match(re)?.length ?? 0);
     if (count > bestCount) {
       best = name;
       bestCount = count;
@@ -45,23 +75,24 @@ export function detectText(input: string): string | null {
   const text = input.slice(0, MAX_LENGTH);
   const script = topScript(text);
   if (!script) return null;
-  const models = RANKS[script];
-  if (!models) return ISO3_TO_1[script] ?? null;
-  const trigrams = asTuples(text);
-  let best: string | null = null;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const [code, ranks] of Object.entries(models)) {
-    let distance = 0;
-    // franc's distance, as franc computes it: the trigram's count against the model's rank.
-    for (let i = 0; i < trigrams.length && distance < bestDistance; i++) {
-      const [trigram, count] = trigrams[i]!;
-      const r = ranks.get(trigram);
-      distance += r === undefined ? MAX_DIFFERENCE : Math.abs(count - r - 1);
+  const table = TABLES[script];
+  if (!table) return ISO3_TO_1[script] ?? null;
+  const { codes, ranks } = table;
+  // franc's distance, as franc computes it: per trigram, its count against the model's rank, or
+  // MAX_DIFFERENCE when the model lacks it. The nearest model wins; the first listed on a tie.
+  const distances = new Float64Array(codes.length);
+  for (const [trigram, count] of trigramCounts(text)) {
+    const row = ranks.get(trigram);
+    if (row === undefined) {
+      for (let l = 0; l < distances.length; l++) distances[l]! += MAX_DIFFERENCE;
+      continue;
     }
-    if (distance < bestDistance) {
-      best = code;
-      bestDistance = distance;
+    for (let l = 0; l < distances.length; l++) {
+      const r = row[l]!;
+      distances[l]! += r === ABSENT ? MAX_DIFFERENCE : Math.abs(count - r - 1);
     }
   }
-  return best ? (ISO3_TO_1[best] ?? null) : null;
+  let best = -1;
+  for (let l = 0; l < distances.length; l++) if (best < 0 || distances[l]! < distances[best]!) best = l;
+  return best >= 0 ? (ISO3_TO_1[codes[best]!] ?? null) : null;
 }

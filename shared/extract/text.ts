@@ -10,6 +10,7 @@ const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
 /** One line: invisible characters dropped, whitespace runs collapsed, trimmed. */
 export function cleanInline(s: string): string {
   if (isBlank(s)) return "";
+  if (isClean(s)) return s;
   return (s.includes("\ufeff") ? s.replace(INVISIBLE, "") : s).replace(SPACES, " ").trim();
 }
 
@@ -20,6 +21,40 @@ function isBlank(s: string): boolean {
     if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 160) return false;
   }
   return true;
+}
+
+/** Whitespace SPACES matches (\s with the ranges beside it) other than the plain space. */
+function isOtherSpace(c: number): boolean {
+  if (c < 0x80) return c >= 9 && c <= 13;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * Already what cleanInline() makes of it (most strings it meets are): single plain spaces between words,
+ * none at either end, no other whitespace and no byte-order mark. A char loop, where the replaces would
+ * copy the string.
+ */
+function isClean(s: string): boolean {
+  let space = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return false;
+      space = true;
+    } else if (isOtherSpace(c)) return false;
+    else space = false;
+  }
+  return !space;
 }
 
 /** Multi-paragraph text: each paragraph cleaned, paragraphs separated by one blank line. */

@@ -16,16 +16,24 @@ import {
 
 /** Floors: measured figures minus a small margin. Raise them when the extractor improves. */
 const FLOORS = {
-  aeb: { f1: 0.98, accuracy: 0.6 },
-  trafilatura: { f1: 0.935 },
-  dates: { accuracy_day: 0.945 },
+  aeb: { f1: 0.983, accuracy: 0.6 },
+  trafilatura: { f1: 0.938, headline_exact: 0.81 },
+  dates: { accuracy_day: 0.95 },
   // Headline 0.925 -> 0.887 when the visible <h1> became preferred (three fundus pages whose truth is the
   // og:title), while mercury rose 0.730 -> 0.905 on every fold; kickers and site names brought fundus back
   // to 0.900 (72 of 80: one page is 0.0125). Since record version 5 Fundus's titles are scored against
   // `headline_declared ?? headline` (Fundus takes the declared title): 0.925.
   // Authors: the set's list against `authors` + `credit` (agencies are credits since record version 5): 0.887.
-  fundus: { headline_exact: 0.91, date_day_accuracy: 0.98, body_f1: 0.965, authors_exact: 0.875 },
-  mercury: { headline_exact: 0.9, author_match: 0.9, day_accuracy: 0.96 },
+  // `headline` alone (what the page shows) against Fundus's titles: 0.900.
+  fundus: {
+    headline_exact: 0.92,
+    headline_shown_exact: 0.89,
+    date_day_accuracy: 0.985,
+    body_f1: 0.97,
+    authors_exact: 0.88,
+  },
+  // December 2026: headline 0.921, authors 0.922, day 1.000.
+  mercury: { headline_exact: 0.915, author_match: 0.915, day_accuracy: 0.99 },
 };
 
 const available = evalDataAvailable();
@@ -38,9 +46,10 @@ describe.skipIf(!available)("extraction evaluation sets (developer split)", () =
     expect(figures.accuracy).toBeGreaterThanOrEqual(FLOORS.aeb.accuracy);
   });
 
-  it("trafilatura main-text segments: F1", async () => {
+  it("trafilatura main-text segments: F1, and the headline", async () => {
     const { figures } = await runTrafilatura();
     expect(figures.f1).toBeGreaterThanOrEqual(FLOORS.trafilatura.f1);
+    expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.trafilatura.headline_exact);
   });
 
   it("htmldate publication day accuracy", async () => {
@@ -48,9 +57,10 @@ describe.skipIf(!available)("extraction evaluation sets (developer split)", () =
     expect(figures.accuracy_day).toBeGreaterThanOrEqual(FLOORS.dates.accuracy_day);
   });
 
-  it("fundus headline, date and body", async () => {
+  it("fundus headline (declared, and shown), date, body and authors", async () => {
     const { figures } = await runFundus();
     expect(figures.headline_exact).toBeGreaterThanOrEqual(FLOORS.fundus.headline_exact);
+    expect(figures.headline_shown_exact).toBeGreaterThanOrEqual(FLOORS.fundus.headline_shown_exact);
     expect(figures.date_day_accuracy).toBeGreaterThanOrEqual(FLOORS.fundus.date_day_accuracy);
     expect(figures.body_f1).toBeGreaterThanOrEqual(FLOORS.fundus.body_f1);
     expect(figures.authors_exact).toBeGreaterThanOrEqual(FLOORS.fundus.authors_exact);

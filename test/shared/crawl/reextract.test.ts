@@ -30,4 +30,29 @@ describe("reextract", () => {
       ["b", null, "Kept"],
     ]);
   });
+
+  it("compares record version 5's fields: the declared headline, the kicker, authors and credit", async () => {
+    const page = `<html><head><meta property="og:title" content="Politics: Parliament passes the budget"></head><body><article>
+      <h1>Parliament passes the budget</h1><p class="byline">By Jane Roe and AP</p><p>${"word ".repeat(100)}</p></article></body></html>`;
+    const one = async function* (): AsyncGenerator<RawSample> {
+      yield { ...sample("a"), html: page };
+    };
+    const fresh = extractArticle({ html: page, url: "https://news.example/a" });
+    // The article as an extractor of record version 4 stored it: none of the new fields.
+    const { headline_declared, kicker, credit, ...v4 } = fresh;
+    expect([headline_declared, kicker, credit]).toEqual([
+      "Politics: Parliament passes the budget",
+      "Politics",
+      ["AP"],
+    ]);
+    const stored = { ...v4, authors: ["Jane Roe", "AP"] };
+    const out: SampleReport[] = [];
+    for await (const r of reextract(one(), async () => stored)) out.push(r);
+    expect(out[0]!.changes).toEqual([
+      { field: "headline_declared", before: undefined, after: "Politics: Parliament passes the budget" },
+      { field: "kicker", before: undefined, after: "Politics" },
+      { field: "authors", before: ["Jane Roe", "AP"], after: ["Jane Roe"] },
+      { field: "credit", before: undefined, after: ["AP"] },
+    ]);
+  });
 });

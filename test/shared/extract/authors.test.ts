@@ -228,3 +228,39 @@ describe("names only from an author box", () => {
     expect(authorsOf(html, { headline: "Album review" })).toEqual(["Larry Fitzmaurice"]);
   });
 });
+
+describe("the labelled byline line after the headline", () => {
+  const page = (line: string, more = "") =>
+    `<html><body><article><h1>The headline of the story</h1><div class="meta"><span>${line}</span></div>${more}
+      <p>${"Words of the story. ".repeat(20)}</p></article></body></html>`;
+
+  it("names the people of a plain line opening with a byline label, split on the language's 'and'", () => {
+    expect(
+      authorsOf(page("Von Anna Muster und Max Beispiel"), { headline: "The headline of the story" }),
+    ).toEqual(["Anna Muster", "Max Beispiel"]);
+    expect(authorsOf(page("By Matthew Digby and Minh Do on Monday"))).toEqual(["Matthew Digby", "Minh Do"]);
+  });
+
+  it("keeps an agency the line names as a credit and drops a lone acronym", () => {
+    const b = bylineOf(page("Por Agencia EFE"));
+    expect(b).toEqual({ authors: [], credit: ["Agencia EFE"] });
+    expect(authorsOf(page("Von Volkmar Kabisch, Benedikt Strunz, NDR"))).toEqual([
+      "Volkmar Kabisch",
+      "Benedikt Strunz",
+    ]);
+  });
+
+  it("ignores lines that are not a byline: a sentence, a metadata line, a line far below the headline", () => {
+    expect(authorsOf(page("By continuing you accept cookies"))).toEqual([]);
+    expect(authorsOf(page("Von Redaktion Kategorie: Pflege, _Newsletter"))).toEqual([]);
+    const far = `<html><body><h1>The headline of the story</h1>${"<div><span>x</span></div>".repeat(30)}
+      <p>By Jane Roe</p></body></html>`;
+    expect(authorsOf(far)).toEqual([]);
+  });
+
+  it("is trusted least: a byline marked up as such wins", () => {
+    expect(authorsOf(page("By Jane Roe", `<a rel="author" href="/author/john-doe">John Doe</a>`))).toEqual([
+      "John Doe",
+    ]);
+  });
+});

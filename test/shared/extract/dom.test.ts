@@ -1,4 +1,5 @@
 import { type AnyNode, type Element, Text } from "domhandler";
+import { parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { elementsInOrder, PARSE_LIMITS, parseHtml, rawText, textOf } from "../../../shared/extract/dom";
 import { deepChain } from "../../support/deep-tree";
@@ -73,6 +74,42 @@ describe("parseHtml bounds what a page can build", () => {
     const b = body(doc);
     expect(b.children.map((c) => (c as Element).name)).toEqual(["p", "p"]);
     expect(rawText(b)).toBe("onetwothree");
+  });
+});
+
+/** A tree as plain data (names, attributes, text), scripts' and styles' text left out as parseHtml leaves it. */
+function shape(node: AnyNode): unknown {
+  if (node.type === "text") return (node as unknown as { data: string }).data;
+  if (node.type === "comment") return { comment: (node as unknown as { data: string }).data };
+  if (!("children" in node)) return { type: node.type };
+  const el = node as Element;
+  const inert = el.type === "style" || (el.type === "script" && !/ld\+json/.test(el.attribs.type ?? ""));
+  return {
+    name: el.name,
+    attribs: el.attribs,
+    children: inert ? [] : el.children.map(shape),
+  };
+}
+
+describe("parseHtml's faster scans give htmlparser2's tree", () => {
+  const pages = [
+    // Entities in text and in both quotings of attribute values, at the ends and mid-run.
+    `<p title="a &amp; b" data-x='it&#39;s' class=plain>&lt;tag&gt; fish &amp; chips&nbsp;&copy;</p>`,
+    `<div id="x">text ending in an entity &amp;</div><a href="?a=1&b=2&amp;c=3">q&a</a>`,
+    // Text and values running to the end of the page, with no closing quote or tag.
+    `<p>unfinished text &amp more`,
+    `<p class="never closed`,
+    `<p class='single & unterminated`,
+    // Scripts, styles, comments and <title> (whose entities are decoded): the indexOf scan.
+    `<head><title>A &amp; B</title><style>p{content:"<"}</style><script>if (a<b && c) {}</script>
+     <script type="application/ld+json">{"headline":"x < y"}</script></head><!-- a -- comment --><p>after</p>`,
+    `<script>never closed < <`,
+    `<!-- never closed comment <p>x</p>`,
+    `<![CDATA[ x ]]><p>${"long text ".repeat(5000)}</p><img alt="${"v".repeat(10_000)}">`,
+    `<p>\u00e9t\u00e9 — “quotes” <b>&#x1F600;</b> &unknown; &amp</p>`,
+  ];
+  it.each(pages.map((p, i) => [i, p]))("page %i", (_, html) => {
+    expect(shape(parseHtml(html))).toEqual(shape(parseDocument(html)));
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { extractArticle } from "../../../shared/extract/article";
 import type { StatedDate } from "../../../shared/extract/date-parse";
 import { dayInZone, localDay, statedLocalDay } from "../../../shared/extract/local-day";
+import { countryZones } from "../../../shared/extract/page-country";
 
 /** 23:30 UTC on the 1st: 08:30 on the 2nd in Tokyo, 18:30 on the 1st in New York. */
 const utc: StatedDate = { day: "2026-03-01", instant: "2026-03-01T23:30:00.000Z", hasTime: true, offset: 0 };
@@ -39,6 +40,13 @@ describe("statedLocalDay", () => {
     );
   });
 
+  it("takes the shown day only when a zone of the page's country puts the instant on it", () => {
+    const shown = () => ({ day: "2026-03-02", instant: null, hasTime: false });
+    // 23:30 UTC is the 2nd in Tokyo, the 1st everywhere in the United States.
+    expect(statedLocalDay(utc, shown, () => ["Asia/Tokyo"]).day).toBe("2026-03-02");
+    expect(statedLocalDay(utc, shown, () => countryZones("US")).day).toBe("2026-03-01");
+  });
+
   it("does not look for the shown day when the date is not stated in UTC", () => {
     let asked = false;
     statedLocalDay({ ...utc, offset: 60 }, () => {
@@ -72,5 +80,36 @@ describe("the source's time zone", () => {
       "2026-01-10",
     ]);
     expect(at("Pacific/Kiritimati").published_day).toBe("2026-01-11");
+  });
+
+  it("keeps the day written for a time written as midnight exactly (a date a CMS wrote as an instant)", () => {
+    const page = `<html><head><meta property="article:published_time" content="2020-01-10T00:00:00+00:00"></head>
+      <body><article><h1>Headline of the story</h1><p>${"Words of the story. ".repeat(30)}</p></article></body></html>`;
+    const r = extractArticle({
+      html: page,
+      url: "https://paper.com/story",
+      now: new Date("2026-02-01T00:00:00Z"),
+      timeZone: "America/Los_Angeles",
+    });
+    expect([r.published_at, r.published_day]).toEqual(["2020-01-10T00:00:00Z", "2020-01-10"]);
+  });
+});
+
+describe("without the source's time zone", () => {
+  const page = (lang: string) =>
+    `<html lang="${lang}"><head><meta property="article:published_time" content="2026-01-10T13:00:00Z"></head>
+      <body><article><h1>Headline of the story</h1><p>${"Words of the story. ".repeat(30)}</p></article></body></html>`;
+  const day = (lang: string) =>
+    extractArticle({
+      html: page(lang),
+      url: "https://paper.com/2026/01/11/story",
+      now: new Date("2026-02-01T00:00:00Z"),
+    }).published_day;
+
+  it("takes the URL's neighbouring day only when a zone of the page's country puts the instant on it", () => {
+    // 13:00 UTC on the 10th is the 10th in every US zone; UTC+14 (Kiribati) would make it the 11th.
+    expect(day("en-US")).toBe("2026-01-10");
+    expect(day("en")).toBe("2026-01-11");
+    expect(day("en-NZ")).toBe("2026-01-11");
   });
 });
