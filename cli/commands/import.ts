@@ -137,7 +137,7 @@ export async function importFiles(
   const target = into instanceof LocalStore ? await storeTarget(into) : await emulatorTarget(into);
   const sources = new SourceLookup(opts.sources ? parseSources(opts.sources) : []);
   const checkpoints = new CheckpointFiles(opts.checkpointDir);
-  const pool = opts.workers ? new ExtractionPool(opts.workers) : undefined;
+  const pool = opts.workers ? await ExtractionPool.start(opts.workers) : undefined;
   const total = emptySummary();
   let bytesBefore = 0;
   try {
@@ -170,7 +170,7 @@ export async function importFiles(
         checkpointEvery: opts.checkpointEvery,
         onEntry: (_, file) => opts.onProgress?.(bytesBefore + bytesRead, total.articles + file.articles),
         shouldStop: opts.shouldStop,
-        extractAhead: pool,
+        prepareAhead: pool,
       });
       addSummary(total, done.summary);
       bytesBefore += statSync(file).size;

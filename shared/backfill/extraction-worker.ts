@@ -1,10 +1,14 @@
-/** One worker of the extraction pool (extraction-pool.ts): extracts each page it is sent. */
+/** One worker of the extraction pool (extraction-pool.ts): decodes, extracts and fingerprints each page it is sent. */
 import { parentPort } from "node:worker_threads";
-import { type ExtractInput, extractArticle } from "../extract/article";
+import { Shingler } from "../dedup/shingles";
+import { type PageJob, preparePage } from "./prepare-page";
 
-parentPort?.on("message", ({ id, input }: { id: number; input: ExtractInput }) => {
+// The fingerprint scanner's working state, kept across this worker's pages as a fetch worker keeps it.
+const shingler = new Shingler();
+
+parentPort?.on("message", ({ id, job }: { id: number; job: PageJob }) => {
   try {
-    parentPort?.postMessage({ id, extraction: extractArticle(input) });
+    parentPort?.postMessage({ id, prepared: preparePage(job, shingler) });
   } catch (err) {
     parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }
