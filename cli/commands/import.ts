@@ -18,6 +18,7 @@ import type { PrepareAhead } from "../../shared/backfill/import-warc";
 import type { PageDeps } from "../../shared/crawl/fetch-article";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
 import type { LocalStore } from "../../shared/local-store/local-store";
+import { hasLocalStore } from "../../shared/local-store/store-folder";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
@@ -256,7 +257,7 @@ async function importInto(
   /** Told of the emulators once started, so a forced stop can kill them with the process. */
   started: (emulators: Emulators) => void,
 ): Promise<ImportSummary> {
-  const { LocalStore, hasLocalStore } = await import("../../shared/local-store/local-store");
+  const { LocalStore } = await import("../../shared/local-store/local-store");
   if (hasLocalStore(dataDir) || !existsSync(join(dataDir, "dynamodb"))) {
     log(`importing into ${join(dataDir, "store")}`);
     const store = LocalStore.open(dataDir);
