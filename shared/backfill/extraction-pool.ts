@@ -1,28 +1,36 @@
 /**
  * Extraction on every core: a pool of worker threads, each decoding a page's bytes, running the
- * fetcher's own extractArticle and computing the dedup fingerprint (prepare-page.ts). `storytrail
- * import` hands pages to it ahead of storing them (import-warc.ts keeps the store order the file's, so
- * the stories do not depend on the pool's size). A page goes over as its bytes (a copy: memcpy), not
- * as decoded text, whose structured clone cost the main thread ~0.7 ms a page (node --cpu-prof).
+ * fetcher's own extractArticle and computing the dedup fingerprint (prepare-page.ts), or computing the
+ * fingerprint of a text alone (`storytrail dedup`). The caller hands work ahead of using its result and
+ * uses results in its own order (import-warc.ts and dataset-dedup.ts: file order), so what it stores
+ * does not depend on the pool's size. A page goes over as its bytes (a copy: memcpy), not as decoded
+ * text, whose structured clone cost the main thread ~0.7 ms a page (node --cpu-prof).
  */
 import { Worker } from "node:worker_threads";
+import type { FingerprintAhead } from "../dedup/dataset-dedup";
+import type { Fingerprint } from "../dedup/fingerprint";
 import type { PrepareAhead } from "./import-warc";
 import type { PageJob, PreparedPage } from "./prepare-page";
 import { extractionWorkerScript } from "./worker-bundle";
 
+/** What a worker is asked (extraction-worker.ts answers each with its `id`). */
+export type WorkerRequest =
+  | { readonly kind: "page"; readonly job: PageJob }
+  | { readonly kind: "fingerprint"; readonly text: string; readonly title: string | null };
+
 interface Job {
   readonly id: number;
-  readonly job: PageJob;
-  readonly resolve: (x: PreparedPage) => void;
+  readonly request: WorkerRequest;
+  readonly resolve: (x: unknown) => void;
   readonly reject: (err: Error) => void;
 }
 
-type Reply = { id: number; prepared: PreparedPage } | { id: number; error: string };
+type Reply = { id: number; result: unknown } | { id: number; error: string };
 
-/** Pages queued per worker besides the one it extracts: keeps every worker busy between replies. */
+/** Jobs queued per worker besides the one it works on: keeps every worker busy between replies. */
 const QUEUED_PER_WORKER = 3;
 
-export class ExtractionPool implements PrepareAhead {
+export class ExtractionPool implements PrepareAhead, FingerprintAhead {
   private readonly workers: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
@@ -47,9 +55,17 @@ export class ExtractionPool implements PrepareAhead {
   }
 
   prepare(job: PageJob): Promise<PreparedPage> {
+    return this.ask({ kind: "page", job }) as Promise<PreparedPage>;
+  }
+
+  fingerprint(text: string, title: string | null): Promise<Fingerprint> {
+    return this.ask({ kind: "fingerprint", text, title }) as Promise<Fingerprint>;
+  }
+
+  private ask(request: WorkerRequest): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.next++, job, resolve, reject });
+      this.queue.push({ id: this.next++, request, resolve, reject });
       this.dispatch();
     });
   }
@@ -60,7 +76,7 @@ export class ExtractionPool implements PrepareAhead {
       const job = this.queue.shift();
       if (!job) return;
       this.busy.set(w, job);
-      w.postMessage({ id: job.id, job: job.job });
+      w.postMessage({ id: job.id, request: job.request });
     }
   }
 
@@ -69,12 +85,12 @@ export class ExtractionPool implements PrepareAhead {
     this.busy.delete(w);
     if (job?.id === reply.id) {
       if ("error" in reply) job.reject(new Error(reply.error));
-      else job.resolve(reply.prepared);
+      else job.resolve(reply.result);
     }
     this.dispatch();
   }
 
-  /** A worker that died takes the pool with it: every page waiting is refused with the reason. */
+  /** A worker that died takes the pool with it: every job waiting is refused with the reason. */
   private fail(err: Error): void {
     this.failure = new Error(`extraction worker failed: ${err.message}`);
     for (const job of [...this.busy.values(), ...this.queue.splice(0)]) job.reject(this.failure);

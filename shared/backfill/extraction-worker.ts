@@ -1,14 +1,22 @@
-/** One worker of the extraction pool (extraction-pool.ts): decodes, extracts and fingerprints each page it is sent. */
+/** One worker of the extraction pool (extraction-pool.ts): prepares each page (decode, extract,
+ * fingerprint) or fingerprints each text it is sent. */
 import { parentPort } from "node:worker_threads";
+import { computeFingerprint } from "../dedup/fingerprint";
 import { Shingler } from "../dedup/shingles";
-import { type PageJob, preparePage } from "./prepare-page";
+import type { WorkerRequest } from "./extraction-pool";
+import { preparePage } from "./prepare-page";
 
 // The fingerprint scanner's working state, kept across this worker's pages as a fetch worker keeps it.
 const shingler = new Shingler();
 
-parentPort?.on("message", ({ id, job }: { id: number; job: PageJob }) => {
+function answer(request: WorkerRequest): unknown {
+  if (request.kind === "page") return preparePage(request.job, shingler);
+  return computeFingerprint(request.text, request.title, shingler);
+}
+
+parentPort?.on("message", ({ id, request }: { id: number; request: WorkerRequest }) => {
   try {
-    parentPort?.postMessage({ id, prepared: preparePage(job, shingler) });
+    parentPort?.postMessage({ id, result: answer(request) });
   } catch (err) {
     parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }
