@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { hasLocalStore } from "../shared/local-store/store-folder";
 import { InputError } from "./input-error";
 
 /** `crawl --sources` and `import` share a run (imported pages join the crawl's stories). */
@@ -46,9 +47,9 @@ function markerKind(dir: string): RunKind | undefined {
   throw new InputError(`${shown(file)} is not a storytrail run marker: remove it, or use another --data-dir`);
 }
 
-/** Whether `dir` holds a run's tables. */
+/** Whether `dir` holds a run: a crawl's tables, or the embedded store an import made. */
 function holdsRun(dir: string): boolean {
-  return existsSync(join(dir, TABLES_FILE));
+  return existsSync(join(dir, TABLES_FILE)) || hasLocalStore(dir);
 }
 
 /**

@@ -6,11 +6,11 @@
  * in a temporary folder, or in --state DIR, where a run stopped part-way resumes.
  */
 import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SingleBar } from "cli-progress";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { runDedup } from "../../shared/dedup/dataset-dedup";
 import { InputError } from "../input-error";
 
@@ -30,7 +30,17 @@ export function registerDedup(program: Command): void {
       "--state <dir>",
       "keep the clustering state in DIR: a run stopped part-way resumes there (default: a temporary folder)",
     )
-    .action(async (opts: { input: string; state?: string }) => {
+    .option(
+      "--workers <n>",
+      "threads computing fingerprints while the main thread clusters (default: one per core but the main thread's)",
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("a whole number of at least 1");
+        return n;
+      },
+      Math.max(1, availableParallelism() - 1),
+    )
+    .action(async (opts: { input: string; state?: string; workers: number }) => {
       const fromStdin = opts.input === "-";
       let total = 0;
       if (!fromStdin) {
@@ -49,11 +59,16 @@ export function registerDedup(program: Command): void {
       let n = 0;
       bar?.start(total, 0);
       const warn = (s: string) => process.stderr.write(`${bar ? "\n" : ""}${s}\n`);
-      const { LocalStore } = await import("../../shared/local-store/local-store");
+      const [{ LocalStore }, { ExtractionPool }] = await Promise.all([
+        import("../../shared/local-store/local-store"),
+        import("../../shared/backfill/extraction-pool"),
+      ]);
       const stateDir = opts.state ? resolve(opts.state) : mkdtempSync(join(tmpdir(), "storytrail-dedup-"));
       const store = LocalStore.open(stateDir);
+      const pool = await ExtractionPool.start(opts.workers);
       const result = await runDedup(createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }), {
         store: store.dedup,
+        fingerprintAhead: pool,
         commit: () => store.commit(),
         onLine: (line) => {
           bytes += Buffer.byteLength(line) + 1;
@@ -64,7 +79,7 @@ export function registerDedup(program: Command): void {
           warn(
             `line ${d.line}: id ${JSON.stringify(d.id)} already on line ${d.firstLine}${d.differs ? " with a different title or text" : ""}; kept line ${d.firstLine}`,
           ),
-      });
+      }).finally(() => pool.close());
       bar?.update(total);
       bar?.stop();
       let out = "";

@@ -1,6 +1,11 @@
-/** `storytrail quality`: the per-publisher quality table and the latest findings, local or deployed. */
+/**
+ * `storytrail quality`: the per-publisher quality table and the latest findings, local or deployed. An
+ * import's data directory has no daily quality run: its table is made from the store's articles, day by
+ * day of collection (shared/quality/archive-quality.ts).
+ */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { hasLocalStore } from "../../shared/local-store/store-folder";
 import type { SourceQuality } from "../../shared/quality/quality-table";
 import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
@@ -9,6 +14,29 @@ interface QualityCliOptions {
   table?: string;
   region?: string;
   json?: boolean;
+}
+
+function print(
+  sources: readonly SourceQuality[],
+  json: boolean | undefined,
+  render: (s: readonly SourceQuality[]) => string,
+): void {
+  if (json) for (const s of sources) process.stdout.write(`${JSON.stringify(s)}\n`);
+  else process.stdout.write(render(sources));
+}
+
+/** An import's store: the quality of its articles by day of collection. */
+async function storeQuality(dataDir: string): Promise<SourceQuality[]> {
+  const [{ LocalStore }, { archiveQuality }] = await Promise.all([
+    import("../../shared/local-store/local-store"),
+    import("../../shared/quality/archive-quality"),
+  ]);
+  const store = LocalStore.open(dataDir);
+  try {
+    return await archiveQuality(store.articleItems());
+  } finally {
+    await store.close();
+  }
 }
 
 export function registerQuality(program: Command): void {
@@ -26,6 +54,10 @@ export function registerQuality(program: Command): void {
     .action(async (opts: QualityCliOptions) => {
       // Checked before anything starts: DynamoDB Local would create an empty database in the folder.
       const dataDir = opts.table ? undefined : existingRunFolder(opts.dataDir);
+      if (dataDir && hasLocalStore(dataDir)) {
+        const { renderQualityTable } = await import("../../shared/quality/quality-table");
+        return print(await storeQuality(dataDir), opts.json, renderQualityTable);
+      }
       const [
         { physicalNames },
         { startEmulators },
@@ -54,8 +86,7 @@ export function registerQuality(program: Command): void {
           throw err;
         }
         sources.sort((a, b) => a.source_id.localeCompare(b.source_id));
-        if (opts.json) for (const s of sources) process.stdout.write(`${JSON.stringify(s)}\n`);
-        else process.stdout.write(table.renderQualityTable(sources));
+        print(sources, opts.json, table.renderQualityTable);
       } finally {
         destroyClients(clients);
         await emulators?.stop();

@@ -5,11 +5,15 @@
  * (the stream records themselves, as a Lambda's DynamoDB event carries them: fixtures for a consumer's
  * own tests). While a `storytrail crawl` runs on the same data directory, tail attaches to its
  * DynamoDB Local (the crawl leaves its endpoints in the directory); otherwise it opens the directory.
+ * An import's directory holds the embedded store, which keeps no stream: tail prints its stories as
+ * the INSERT records a stream replayed from the start would carry (infra/local/store-stream.ts), and
+ * exits, there being nothing to follow.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
+import type { ClusterStreamEvent, ClusterStreamRecord } from "../../shared/consumer/decode-stream-record";
+import { hasLocalStore } from "../../shared/local-store/store-folder";
 import { InputError } from "../input-error";
 import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 import { ENDPOINTS_FILE, LOCAL_PREFIX } from "./crawl";
@@ -79,9 +83,53 @@ export function registerTail(program: Command): void {
     });
 }
 
+/** Prints one stream record as asked (raw, JSON event or a line); false when it does not decode. */
+function printRecord(
+  r: ClusterStreamRecord,
+  opts: TailOptions,
+  decode: (r: ClusterStreamRecord) => ClusterStreamEvent,
+  log: (s: string) => void,
+): boolean {
+  if (opts.raw) {
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+    return true;
+  }
+  try {
+    const e = decode(r);
+    process.stdout.write(`${opts.json ? JSON.stringify(e) : describeEvent(e)}\n`);
+    return true;
+  } catch (err) {
+    log(`not decoded: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** An import's store: its stories as a stream from the start would carry them (nothing after `now`). */
+async function tailStore(dataDir: string, opts: TailOptions, log: (s: string) => void): Promise<number> {
+  const [{ LocalStore }, { insertRecords }, { decodeClusterStreamRecord }] = await Promise.all([
+    import("../../shared/local-store/local-store"),
+    import("../../infra/local/store-stream"),
+    import("../../shared/consumer/decode-stream-record"),
+  ]);
+  log(`opened the store of ${dataDir} (an import's: no stream to follow, its stories as they stand)`);
+  if (opts.from === "now") return 0;
+  const store = LocalStore.open(dataDir);
+  let failed = 0;
+  try {
+    for await (const r of insertRecords(store.clusterItems()))
+      if (!printRecord(r, opts, decodeClusterStreamRecord, log)) failed++;
+  } finally {
+    await store.close();
+  }
+  if (failed) log(`${count(failed, "record")} could not be decoded (see above)`);
+  return failed ? 1 : 0;
+}
+
 async function tail(opts: TailOptions): Promise<number> {
   // Checked before anything starts: DynamoDB Local would create an empty database in the folder.
   const dataDir = existingRunFolder(opts.dataDir);
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  if (hasLocalStore(dataDir)) return tailStore(dataDir, opts, log);
   // Loaded here, not at start-up: the SDK and the emulators are for this command only.
   const [
     { DescribeTableCommand, ListTablesCommand },
@@ -100,7 +148,6 @@ async function tail(opts: TailOptions): Promise<number> {
     import("../../shared/consumer/decode-stream-record"),
     import("../../infra/local/not-a-run-error"),
   ]);
-  const log = (s: string) => process.stderr.write(`${s}\n`);
 
   // A running crawl's DynamoDB Local, if it answers; else our own on the directory.
   let endpoint: string | null = null;
@@ -132,19 +179,7 @@ async function tail(opts: TailOptions): Promise<number> {
       clients.streams,
       arn,
       async ({ Records }) => {
-        for (const r of Records) {
-          if (opts.raw) {
-            process.stdout.write(`${JSON.stringify(r)}\n`);
-            continue;
-          }
-          try {
-            const e = decodeClusterStreamRecord(r);
-            process.stdout.write(`${opts.json ? JSON.stringify(e) : describeEvent(e)}\n`);
-          } catch (err) {
-            failed++;
-            log(`not decoded: ${(err as Error).message}`);
-          }
-        }
+        for (const r of Records) if (!printRecord(r, opts, decodeClusterStreamRecord, log)) failed++;
       },
       { from: opts.from === "now" ? "LATEST" : "TRIM_HORIZON", region: "us-east-1" },
     );

@@ -1,10 +1,22 @@
-/** One worker of the extraction pool (extraction-pool.ts): extracts each page it is sent. */
+/** One worker of the extraction pool (extraction-pool.ts): prepares each page (decode, extract,
+ * fingerprint) or fingerprints each text it is sent. */
 import { parentPort } from "node:worker_threads";
-import { type ExtractInput, extractArticle } from "../extract/article";
+import { computeFingerprint } from "../dedup/fingerprint";
+import { Shingler } from "../dedup/shingles";
+import type { WorkerRequest } from "./extraction-pool";
+import { preparePage } from "./prepare-page";
 
-parentPort?.on("message", ({ id, input }: { id: number; input: ExtractInput }) => {
+// The fingerprint scanner's working state, kept across this worker's pages as a fetch worker keeps it.
+const shingler = new Shingler();
+
+function answer(request: WorkerRequest): unknown {
+  if (request.kind === "page") return preparePage(request.job, shingler);
+  return computeFingerprint(request.text, request.title, shingler);
+}
+
+parentPort?.on("message", ({ id, request }: { id: number; request: WorkerRequest }) => {
   try {
-    parentPort?.postMessage({ id, extraction: extractArticle(input) });
+    parentPort?.postMessage({ id, result: answer(request) });
   } catch (err) {
     parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }

@@ -13,6 +13,7 @@ import type { Extraction, FetchMessage } from "../records";
 import { InvalidUrlError } from "../url/canonical-url";
 import { countArticle, countError, countSkipped, emptySummary, type ImportSummary } from "./import-summary";
 import type { PageSource, SourceLookup } from "./page-source";
+import type { PageJob, PreparedPage } from "./prepare-page";
 import { type ArchivedPage, readWarc, type WarcEntry } from "./warc-pages";
 
 export interface WarcCheckpoint {
@@ -46,18 +47,18 @@ export interface ImportDeps {
   readonly onEntry?: (entry: WarcEntry, summary: ImportSummary) => void;
   /** Checked before each record: true stops the file at a checkpoint (Lambda's time is running out). */
   readonly shouldStop?: () => boolean;
-  /** Extracts pages ahead of storing them (locally, a pool of worker threads); without it each page
-   * is extracted as it is stored. */
-  readonly extractAhead?: ExtractAhead;
+  /** Prepares pages (decode, extract, fingerprint) ahead of storing them (locally, a pool of worker
+   * threads); without it each page is prepared as it is stored. */
+  readonly prepareAhead?: PrepareAhead;
 }
 
-/** Extraction run elsewhere while earlier records are stored; at most `inFlight` records wait. */
-export interface ExtractAhead {
+/** Pages prepared elsewhere while earlier records are stored; at most `inFlight` records wait. */
+export interface PrepareAhead {
   readonly inFlight: number;
-  extract(input: ExtractInput): Promise<Extraction>;
+  prepare(job: PageJob): Promise<PreparedPage>;
 }
 
-type Settled = { ok: true; extraction: Extraction } | { ok: false; error: Error };
+type Settled = { ok: true; prepared: PreparedPage } | { ok: false; error: Error };
 
 /** The bytes of a file from a byte offset on. */
 export type OpenAt = (offset: number) => AsyncIterable<Uint8Array>;
@@ -73,6 +74,8 @@ const NO_FRONTIER: Frontier = {
   markSkipped: async () => {},
 };
 
+/** The page as a fetch's result; its text decoded only if read (a page prepared ahead needs it only
+ * for a raw sample). */
 function asFetched(page: ArchivedPage): FetchSuccess {
   return {
     ok: true,
@@ -83,8 +86,12 @@ function asFetched(page: ArchivedPage): FetchSuccess {
     headers: page.headers,
     contentType: page.contentType,
     bytes: page.bytes,
-    text: page.text,
-    charset: page.charset,
+    get text() {
+      return page.text;
+    },
+    get charset() {
+      return page.charset;
+    },
     redirects: [],
   };
 }
@@ -95,23 +102,26 @@ function cutBody(extraction: Extraction): Extraction {
   return fields.includes("body") ? extraction : { ...extraction, truncated: [...fields, "body"] };
 }
 
-/** What storeFetchedPage hands the extractor for the page (extracted ahead, it must be the same). */
-function extractInput(page: ArchivedPage, source: PageSource): ExtractInput {
+/** The page as a worker prepares it: what storeFetchedPage hands the extractor, but its bytes. */
+function pageJob(page: ArchivedPage, source: PageSource): PageJob {
   return {
-    html: page.text,
-    url: page.url,
-    headers: page.headers,
-    now: page.collectedAt,
-    languageHint: source.language ?? null,
-    timeZone: source.settings.timezone ?? null,
+    bytes: page.bytes,
+    contentType: page.contentType,
+    input: {
+      url: page.url,
+      headers: page.headers,
+      now: page.collectedAt,
+      languageHint: source.language ?? null,
+      timeZone: source.settings.timezone ?? null,
+    },
   };
 }
 
-function extractAhead(entry: WarcEntry, deps: ImportDeps): Promise<Settled> | undefined {
-  if (entry.kind !== "page" || !deps.extractAhead) return undefined;
-  const input = extractInput(entry.page, deps.sources.sourceOf(entry.page.url));
-  return deps.extractAhead.extract(input).then(
-    (extraction) => ({ ok: true, extraction }),
+function prepareAhead(entry: WarcEntry, deps: ImportDeps): Promise<Settled> | undefined {
+  if (entry.kind !== "page" || !deps.prepareAhead) return undefined;
+  const job = pageJob(entry.page, deps.sources.sourceOf(entry.page.url));
+  return deps.prepareAhead.prepare(job).then(
+    (prepared) => ({ ok: true, prepared }),
     (error: Error) => ({ ok: false, error }),
   );
 }
@@ -136,13 +146,14 @@ async function storePage(
   const extract = (input: ExtractInput): Extraction => {
     if (!ahead) return (deps.page.extract ?? extractArticle)(input);
     if (!ahead.ok) throw ahead.error;
-    return ahead.extraction;
+    return ahead.prepared.extraction;
   };
   const pageDeps: PageDeps = {
     ...deps.page,
     frontier: NO_FRONTIER,
     now: () => page.collectedAt,
     extract: page.truncated ? (input) => cutBody(extract(input)) : extract,
+    ...(ahead?.ok ? { fingerprint: () => ahead.prepared.fingerprint } : {}),
   };
   return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({
     kind: "failed",
@@ -207,7 +218,7 @@ export async function importWarc(
   // Records read and (their pages) extracting, stored in file order: a checkpoint names the first
   // record not yet stored, and the stories are those of a one-by-one import whatever the pool's size.
   const waiting: { entry: WarcEntry; ahead: Promise<Settled> | undefined }[] = [];
-  const capacity = deps.extractAhead?.inFlight ?? 1;
+  const capacity = deps.prepareAhead?.inFlight ?? 1;
   /** Stores the first record waiting; returns the checkpoint it stopped at when told to stop. */
   const storeNext = async (): Promise<WarcCheckpoint | null> => {
     const { entry, ahead } = waiting.shift()!;
@@ -231,7 +242,7 @@ export async function importWarc(
     return null;
   };
   for await (const entry of entries) {
-    waiting.push({ entry, ahead: extractAhead(entry, deps) });
+    waiting.push({ entry, ahead: prepareAhead(entry, deps) });
     // Back-pressure: the file is read no further than `capacity` records ahead of the store.
     while (waiting.length >= capacity) {
       const stopped = await storeNext();

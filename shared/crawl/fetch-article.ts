@@ -1,5 +1,5 @@
 /** Fetch one discovered URL politely, extract the article, store it and hand it to dedup. */
-import { computeFingerprint } from "../dedup/fingerprint";
+import { computeFingerprint, type Fingerprint } from "../dedup/fingerprint";
 import type { Shingler } from "../dedup/shingles";
 import type { RobotsCache } from "../discover/robots";
 import {
@@ -41,6 +41,9 @@ export interface FetchDeps {
   /** The fingerprint scanner's working state, kept by a worker across its pages; by default one per
    * page (~12 µs more a page, against ~3 ms of extraction). */
   readonly shingler?: Shingler;
+  /** The article's dedup fingerprint (default computeFingerprint of its body and headline); an
+   * archive import computes it ahead, in the worker that extracted the page. */
+  readonly fingerprint?: (extraction: Extraction) => Fingerprint;
 }
 
 export type FetchOutcome =
@@ -144,7 +147,11 @@ export async function storeFetchedPage(
   let extraction: Extraction;
   try {
     extraction = (deps.extract ?? extractArticle)({
-      html: res.text,
+      // Read only by an extractor that runs here: an archive import extracts ahead, in a worker
+      // given the page's bytes, and never decodes the text in this thread unless a sample is kept.
+      get html() {
+        return res.text;
+      },
       url: res.finalUrl,
       headers: res.headers,
       now: collectedAt,
@@ -211,11 +218,12 @@ export async function storeFetchedPage(
       headline: extraction.headline,
       published_at: times.published_at,
       collected_at,
-      fingerprint: computeFingerprint(
-        extraction.body,
-        extraction.headline,
-        deps.shingler,
-      ) as unknown as Record<string, unknown>,
+      fingerprint: (deps.fingerprint
+        ? deps.fingerprint(extraction)
+        : computeFingerprint(extraction.body, extraction.headline, deps.shingler)) as unknown as Record<
+        string,
+        unknown
+      >,
     },
   ]);
   await deps.frontier.markFetched(msg.url, {

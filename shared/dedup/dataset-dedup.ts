@@ -15,7 +15,7 @@ import * as z from "zod/mini";
 import { jsonErrorPosition } from "../config/json-error-position";
 import { addArticle } from "./clusterer";
 import type { DedupArticle, DedupStore } from "./dedup-store";
-import { computeFingerprint } from "./fingerprint";
+import { computeFingerprint, type Fingerprint } from "./fingerprint";
 import { FingerprintViews } from "./fingerprint-views";
 import { MemoryDedupStore } from "./memory-dedup-store";
 import { Shingler } from "./shingles";
@@ -72,13 +72,14 @@ function parseLine(line: string): DedupInputLine & { id: string } {
   return parsed.data;
 }
 
-/** Maps one input record to what the clusterer takes (fingerprint computed here, as fetch does). */
+const textOf = (raw: DedupInputLine) => raw.text ?? raw.body ?? "";
+
+/** Maps one input record and its fingerprint to what the clusterer takes. */
 function toDedupArticle(
   raw: DedupInputLine & { id: string },
   collectedAt: string,
-  shingler: Shingler,
+  fingerprint: Fingerprint,
 ): DedupArticle {
-  const text = raw.text ?? raw.body ?? "";
   return {
     article_id: raw.id,
     url: raw.url ?? `urn:storytrail:article:${encodeURIComponent(raw.id)}`,
@@ -88,7 +89,7 @@ function toDedupArticle(
     headline: raw.title ?? null,
     published_at: isoOrNull(raw.published_at ?? raw.ts),
     collected_at: collectedAt,
-    fingerprint: computeFingerprint(text, raw.title, shingler),
+    fingerprint,
   };
 }
 
@@ -127,6 +128,15 @@ export interface DedupRunOptions {
   /** Makes the store's writes durable; called every `commitEvery` articles and at the end. */
   readonly commit?: () => Promise<void>;
   readonly commitEvery?: number;
+  /** Computes fingerprints ahead, elsewhere (a pool of worker threads), while this thread clusters
+   * the articles before; without it each is computed here as its article is clustered. */
+  readonly fingerprintAhead?: FingerprintAhead;
+}
+
+/** Fingerprints computed elsewhere; at most `inFlight` articles wait for theirs. */
+export interface FingerprintAhead {
+  readonly inFlight: number;
+  fingerprint(text: string, title: string | null): Promise<Fingerprint>;
 }
 
 const contentHash = (r: DedupInputLine) =>
@@ -153,6 +163,19 @@ export async function runDedup(
   // The store keeps every fingerprint: each is decoded once for the whole run.
   const views = new FingerprintViews();
   const shingler = new Shingler();
+  // Articles read, their fingerprints computing, clustered in input order: the clusters are those of a
+  // one-by-one run whatever the pool's size.
+  const waiting: { raw: DedupInputLine & { id: string }; ahead: Promise<Fingerprint> | undefined }[] = [];
+  const capacity = options.fingerprintAhead?.inFlight ?? 1;
+  const clusterNext = async (): Promise<void> => {
+    const { raw, ahead } = waiting.shift()!;
+    const fingerprint = ahead ? await ahead : computeFingerprint(textOf(raw), raw.title, shingler);
+    await addArticle(store, toDedupArticle(raw, collectedAt, fingerprint), { now: fixedClock, views });
+    if (options.commit && ++sinceCommit >= commitEvery) {
+      await options.commit();
+      sinceCommit = 0;
+    }
+  };
   for await (const line of lines) {
     lineNo++;
     options.onLine?.(line);
@@ -180,12 +203,15 @@ export async function runDedup(
     firstSeen.set(raw.id, { line: lineNo, hash });
     order.push(raw.id);
     if (options.store && (await store.getStory(raw.id))?.done) continue;
-    await addArticle(store, toDedupArticle(raw, collectedAt, shingler), { now: fixedClock, views });
-    if (options.commit && ++sinceCommit >= commitEvery) {
-      await options.commit();
-      sinceCommit = 0;
-    }
+    const title = raw.title ?? null;
+    const ahead = options.fingerprintAhead?.fingerprint(textOf(raw), title);
+    // Awaited in turn below; until then a failed one (a worker died) is not an unhandled rejection.
+    ahead?.catch(() => {});
+    waiting.push({ raw, ahead });
+    // Back-pressure: the input is read no further than `capacity` articles ahead of the clusterer.
+    while (waiting.length >= capacity) await clusterNext();
   }
+  while (waiting.length > 0) await clusterNext();
   await options.commit?.();
   const final = new Map<string, string>();
   for (const a of store.assignments()) final.set(a.article_id, a.cluster_id);

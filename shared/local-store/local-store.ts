@@ -5,20 +5,13 @@
  * makes ~30 point reads and writes per article; measured on this machine, an LMDB get took 6 µs and a
  * put 25 µs, a DuckDB point select 3.3 ms and an insert 4.9 ms (docs/backfill.md).
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 import type { DatasetSource } from "../export/dataset";
 import { LmdbArticles, SampleFiles } from "./lmdb-articles";
 import { LmdbDedupStore } from "./lmdb-dedup-store";
 import { commitStaged, StagedTable } from "./staged-table";
-
-/** The folder of a data directory that holds a local store. */
-const STORE_FOLDER = "store";
-
-export function hasLocalStore(dataDir: string): boolean {
-  return existsSync(join(dataDir, STORE_FOLDER, "data.mdb"));
-}
+import { STORE_FOLDER } from "./store-folder";
 
 /**
  * LMDB's 8 KB pages hold a fingerprint item (~2.1 KB) in its leaf: on the default 4 KB pages each one

@@ -1,32 +1,45 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExtractionPool } from "../../../shared/backfill/extraction-pool";
+import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { extractArticle } from "../../../shared/extract/article";
 
 const FUNDUS = resolve(import.meta.dirname, "../../../../shared/eval/fundus-parser-tests");
 const NOW = new Date("2026-07-01T09:00:00Z");
 
 describe("ExtractionPool", () => {
-  const pool = new ExtractionPool(2);
+  let pool: ExtractionPool;
+  beforeAll(async () => {
+    pool = await ExtractionPool.start(2);
+  });
   afterAll(() => pool.close());
 
-  it("extracts in worker threads exactly what extractArticle does in this one, in any order of replies", async () => {
+  it("decodes, extracts and fingerprints in worker threads exactly what this one does, in any order of replies", async () => {
     const truth = JSON.parse(readFileSync(join(FUNDUS, "ground-truth.json"), "utf8")) as Record<
       string,
       { url: string; file: string }
     >;
-    const inputs = Object.values(truth)
+    const pages = Object.values(truth)
       .slice(0, 12)
-      .map((t) => ({
-        html: gunzipSync(readFileSync(join(FUNDUS, t.file))).toString("utf8"),
-        url: t.url,
-        headers: { "content-type": "text/html" },
-        now: NOW,
-        languageHint: null,
-      }));
-    const pooled = await Promise.all(inputs.map((i) => pool.extract(i)));
-    expect(pooled).toEqual(inputs.map((i) => extractArticle(i)));
+      .map((t) => ({ bytes: gunzipSync(readFileSync(join(FUNDUS, t.file))), url: t.url }));
+    // One page in ISO-8859-1, declared by its Content-Type only: the worker decodes as the fetcher does.
+    const latin =
+      "<html><head><title>Caf\u00e9</title></head><body><article><h1>Caf\u00e9 cr\u00e8me</h1><p>Le caf\u00e9 est servi.</p></article></body></html>";
+    pages.push({ bytes: Buffer.from(latin, "latin1"), url: "https://example.fr/cafe" });
+    const jobs = pages.map((p, i) => ({
+      bytes: p.bytes,
+      contentType: i === pages.length - 1 ? "text/html; charset=iso-8859-1" : "text/html",
+      input: { url: p.url, headers: { "content-type": "text/html" }, now: NOW, languageHint: null },
+    }));
+    const pooled = await Promise.all(jobs.map((j) => pool.prepare(j)));
+    const here = jobs.map((j, i) => {
+      const html = i === pages.length - 1 ? latin : (pages[i]?.bytes.toString("utf8") ?? "");
+      const extraction = extractArticle({ ...j.input, html });
+      return { extraction, fingerprint: computeFingerprint(extraction.body, extraction.headline) };
+    });
+    expect(pooled).toEqual(here);
+    expect(pooled.at(-1)?.extraction.headline).toBe("Caf\u00e9 cr\u00e8me");
   });
 });

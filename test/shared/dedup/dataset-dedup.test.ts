@@ -1,6 +1,11 @@
 /** Dedup of a JSONL dataset: every line that is not used is reported with its number and the reason. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ExtractionPool } from "../../../shared/backfill/extraction-pool";
 import { type DuplicateLine, runDedup } from "../../../shared/dedup/dataset-dedup";
+
+const DEV = resolve(import.meta.dirname, "../../../../shared/eval/dedup/corpus-dev.jsonl");
 
 const story = (words: string) =>
   `${words} ${Array.from({ length: 120 }, (_, i) => `word${(i * 37) % 101}`).join(" ")}`;
@@ -48,4 +53,21 @@ describe("runDedup", () => {
     expect(skips[2]?.[1]).toMatch(/^not an article: text: /);
     for (const [, why] of skips) expect(why).not.toMatch(/^\[/);
   });
+
+  it("clusters the dedup dev corpus the same with fingerprints computed ahead in worker threads", async () => {
+    const lines = readFileSync(DEV, "utf8").split("\n");
+    const here = await runDedup(lines);
+    const pool = await ExtractionPool.start(2);
+    try {
+      const ahead = await runDedup(lines, { fingerprintAhead: pool });
+      expect(ahead.assignments).toEqual(here.assignments);
+      expect(new Set(here.assignments.map((a) => a.cluster_id)).size).toBeLessThan(here.assignments.length);
+      const id = here.assignments[0]!.id;
+      expect((await ahead.store.getArticle(id))?.fingerprint).toEqual(
+        (await here.store.getArticle(id))?.fingerprint,
+      );
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });
