@@ -16,6 +16,7 @@ import { strict as nlStrict } from "chrono-node/nl";
 import { PUBLISHED_BEFORE, UPDATED_BEFORE } from "./date-labels";
 import { type DateMatch, isoInstant, parseStatedDate, type StatedDate, scanDates } from "./date-parse";
 import { type AnyNode, type Element, isElement, textOf } from "./dom";
+import { isSpace } from "./is-space";
 import { scanRelativeDates } from "./relative-dates";
 
 const DATEISH =
@@ -60,23 +61,6 @@ interface PageText {
   text: string;
   /** Offset of the first <h1> in text, or -1. */
   h1: number;
-}
-
-/** JavaScript's \s. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return (
-    c === 160 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /** s.replace(/\s+/g, " "), without the regex and the copy when s has no whitespace but single spaces. */

@@ -4,6 +4,8 @@
  * ("&lt;b&gt;" written as "&amp;lt;b&amp;gt;"); JSON-LD strings are decoded where they are parsed.
  */
 
+import { isSpace } from "./is-space";
+
 // Only the byte-order mark goes: soft hyphens and zero-width characters are part of the text as published.
 const INVISIBLE = /\ufeff/g;
 const SPACES = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g;
@@ -23,22 +25,6 @@ function isBlank(s: string): boolean {
   return true;
 }
 
-/** Whitespace SPACES matches (\s with the ranges beside it) other than the plain space. */
-function isOtherSpace(c: number): boolean {
-  if (c < 0x80) return c >= 9 && c <= 13;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 /**
  * Already what cleanInline() makes of it (most strings it meets are): single plain spaces between words,
  * none at either end, no other whitespace and no byte-order mark. A char loop, where the replaces would
@@ -51,7 +37,7 @@ function isClean(s: string): boolean {
     if (c === 32) {
       if (space) return false;
       space = true;
-    } else if (isOtherSpace(c)) return false;
+    } else if (c !== 32 && isSpace(c)) return false;
     else space = false;
   }
   return !space;
