@@ -9,20 +9,22 @@
  */
 import * as z from "zod/mini";
 
-/** 5: the article carries `headline_declared` (the headline the page declares: JSON-LD, og:title,
+/** 6: the article carries `date_order_flag`: "swapped" when the page's other dates settled a numeric
+ * date's day/month order against the page's locale, "contested" when some of them disagreed but the
+ * locale's order kept more support; null otherwise. 5: the article carries `headline_declared` (the headline the page declares: JSON-LD, og:title,
  * twitter:title), `kicker` (the label over the shown headline) and `credit` (organisations credited for the
  * article: agencies, the publisher), each null or empty when the page has none. 4: the article carries `published_at_structured`, the structured-data date the visible byline
  * overrode (null otherwise). 3: the Articles item stores `body` gzip-compressed, a binary attribute
  * with `body_encoding: "gzip"` (shared/consumer/article-item.ts decodes it). 2: millisecond instants,
  * source_id on members and outlets, outlets keyed by source_id, `revision` for `version`, optional
  * fields always present, retired clusters lose their outlet items. */
-export const RECORD_VERSION = 5;
+export const RECORD_VERSION = 6;
 
 /** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
  * the body, which `decodeArticleItem` reads both ways, 4 only adds `published_at_structured`, and 5
  * only adds `headline_declared`, `kicker` and `credit`, which it reads as null (credit: empty) on older
- * items; every writer writes RECORD_VERSION. */
-export const READ_RECORD_VERSIONS = [2, 3, 4, RECORD_VERSION] as const;
+ * items, and 6 only adds `date_order_flag`, null on older items; every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, 3, 4, 5, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
 const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -67,6 +69,16 @@ export type PublishedAtSource = z.infer<typeof publishedAtSource>;
 /** Why published_at is null (or, for `missing`, why there is no date at all). Never a guess. */
 export const dateFlag = z.enum(["missing", "no_timezone", "future", "unparseable"]);
 export type DateFlag = z.infer<typeof dateFlag>;
+
+/**
+ * How a numeric date's day/month order was settled when the page's other dates (its URL's, its structured
+ * data's, its byline's, a feed's or sitemap's) disagree with the locale's reading by more than a day:
+ * `swapped`, more of them support the other order, which the published date takes; `contested`, some
+ * support the other order but no more than support the locale's, which it keeps. Null when the date is
+ * not ambiguous or nothing disagrees. A flagged day is worth a look, not a discard.
+ */
+export const dateOrderFlag = z.enum(["swapped", "contested"]);
+export type DateOrderFlag = z.infer<typeof dateOrderFlag>;
 
 export const languageSource = z.enum([
   "html_lang",
@@ -119,6 +131,8 @@ export const extractionSchema = z.object({
    * instant when it states a timezone, else its day (`YYYY-MM-DD`). Null when no byline overrode one. */
   published_at_structured: z.nullable(z.union([isoInstant, isoDay])),
   date_flag: z.nullable(dateFlag),
+  /** Since v6: set when the page's dates disagreed on a numeric date's day/month order (dateOrderFlag). */
+  date_order_flag: z.nullable(dateOrderFlag),
   modified_at: z.nullable(isoInstant),
   language: z.nullable(z.string()),
   language_source: z.nullable(languageSource),

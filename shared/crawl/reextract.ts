@@ -20,6 +20,7 @@ const COMPARED = [
   "published_at_source",
   "published_at_structured",
   "date_flag",
+  "date_order_flag",
   "modified_at",
   "language",
   "word_count",

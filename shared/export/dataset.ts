@@ -74,6 +74,8 @@ export interface ArticleRow {
   /** The structured-data date the byline overrode (an instant or a day; record version 4 on), else null. */
   readonly published_at_structured: string | null;
   readonly date_flag: string | null;
+  /** How a numeric date's day/month order was settled when the page's dates disagreed (record version 6 on; null before). */
+  readonly date_order_flag: string | null;
   readonly modified_at: string | null;
   readonly collected_at: string | null;
   readonly is_accessible_for_free: boolean | null;
@@ -195,6 +197,8 @@ function articleRow(item: Record<string, unknown>, story: StoryRow | undefined):
     // Absent before version 4.
     published_at_structured: str(item.published_at_structured),
     date_flag: str(item.date_flag),
+    // Absent before version 6.
+    date_order_flag: str(item.date_order_flag),
     modified_at: instant(item.modified_at),
     collected_at: instant(item.collected_at),
     is_accessible_for_free:

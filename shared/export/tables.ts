@@ -34,6 +34,7 @@ const articleColumns: Columns<ArticleRow> = {
   // An instant or a day: text, not a timestamp column.
   published_at_structured: "string",
   date_flag: "string",
+  date_order_flag: "string",
   modified_at: "timestamp",
   collected_at: "timestamp",
   is_accessible_for_free: "bool",

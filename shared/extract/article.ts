@@ -22,7 +22,7 @@ import { boolOf, type JsonObject, names, readStructuredData, str } from "./struc
 import { cleanInline, cleanParagraphs, countWords, stripTags } from "./text";
 
 /** Bump when output for the same input changes. */
-export const EXTRACTOR_VERSION = "2026.12.9";
+export const EXTRACTOR_VERSION = "2026.12.10";
 
 export interface ExtractInput {
   html: string;
@@ -76,6 +76,7 @@ function emptyExtraction(): Extraction {
     published_at_source: null,
     published_at_structured: null,
     date_flag: "missing",
+    date_order_flag: null,
     modified_at: null,
     language: null,
     language_source: null,

@@ -13,6 +13,7 @@ import {
   persianMonth,
   solarHijriToGregorian,
 } from "../dates/persian-calendar";
+import type { DateOrderFlag } from "../records";
 
 export interface StatedDate {
   /** YYYY-MM-DD as written (publisher-local). */
@@ -27,6 +28,8 @@ export interface StatedDate {
   /** A slash date both of whose first numbers could be the month ("03/04/2026"): the same string read in
    * the other order, for the cross-check against the page's other dates (dates.ts). */
   other?: StatedDate;
+  /** Set by the cross-check (dates.ts) on the reading it chose when the page's other dates disagreed. */
+  order?: DateOrderFlag;
 }
 
 const MONTH_ALT = Object.keys(MONTHS)

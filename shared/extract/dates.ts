@@ -4,7 +4,7 @@
  * text. published_at is UTC and only set when the page states a timezone and the date is not in the future;
  * otherwise it is null with date_flag, and published_day still carries the day the page states.
  */
-import type { DateFlag, PublishedAtSource } from "../records";
+import type { DateFlag, DateOrderFlag, PublishedAtSource } from "../records";
 import { dateFromUrl, parseStatedDate, type StatedDate } from "./date-parse";
 import { type AnyNode, attr, type Element, hasAncestorNamed, textOf } from "./dom";
 import { type HeaderDate, headerDate } from "./header-dates";
@@ -21,6 +21,8 @@ export interface DateResult {
   /** The structured-data date the visible byline overrode (its instant, else its day), else null. */
   published_at_structured: string | null;
   date_flag: DateFlag | null;
+  /** Set when the page's dates disagreed on the published date's day/month order (records.ts). */
+  date_order_flag: DateOrderFlag | null;
   modified_at: string | null;
 }
 
@@ -318,6 +320,7 @@ export function extractDates(input: DateInput): DateResult {
       published_at_source: null,
       published_at_structured: null,
       date_flag: "missing",
+      date_order_flag: null,
       modified_at,
     };
   }
@@ -352,6 +355,9 @@ export function extractDates(input: DateInput): DateResult {
     },
     input.zones,
   );
+  // The shown date may settle the order while another statement of the same day is chosen (the URL's).
+  const shown = header()?.date;
+  const date_order_flag = date.order ?? (shown?.order && shown.day === date.day ? shown.order : null);
   if (!date.instant) {
     // The same day stated elsewhere with a timezone gives the instant without guessing.
     const withTz = candidates.find((c) => c.date.instant && c.date.day === date.day);
@@ -370,6 +376,7 @@ export function extractDates(input: DateInput): DateResult {
     published_at_source: source,
     published_at_structured,
     date_flag,
+    date_order_flag,
     modified_at,
   };
 }
@@ -403,7 +410,8 @@ function headerDates(h: HeaderDate | null): StatedDate[] {
 /**
  * A slash date read in the page's locale order ("03/04/2026") that the page's other dates contradict: the
  * other reading, when more of them (the URL's, the structured data's, the byline's, a feed's) fall within a
- * day of it than of the locale's reading. Dates that are themselves ambiguous are no evidence.
+ * day of it than of the locale's reading. Dates that are themselves ambiguous are no evidence. Either way a
+ * reading some evidence contradicts carries `order` (swapped, contested) for the record's date_order_flag.
  */
 function crossChecked(date: StatedDate, evidence: readonly StatedDate[]): StatedDate {
   const other = date.other;
@@ -416,7 +424,8 @@ function crossChecked(date: StatedDate, evidence: readonly StatedDate[]): Stated
     if (near(e.day, date.day)) forRead++;
     if (near(e.day, other.day)) forOther++;
   }
-  return forOther > forRead ? other : date;
+  if (forOther === 0) return date;
+  return forOther > forRead ? { ...other, order: "swapped" } : { ...date, order: "contested" };
 }
 
 const DAY_MS = 86_400_000;

@@ -53,6 +53,8 @@ describe("storytrail extract", () => {
     expect(out[0]).toMatchObject({ headline: "A fine story", word_count: 120 });
     // Record version 5's fields are printed too, null or empty when the page has none.
     expect(out[0]).toMatchObject({ headline_declared: null, kicker: null, credit: [] });
+    // And version 6's: the page's one date is not ambiguous.
+    expect(out[0]).toMatchObject({ date_order_flag: null });
   });
 
   it("names the file of a refused page in --input mode", () => {

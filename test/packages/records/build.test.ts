@@ -60,7 +60,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as @storytrail/records in plain node, decodes a stream record and version 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -75,9 +75,12 @@ const item = { ...${JSON.stringify(ARTICLE)}, body: gzipSync("Der Hafen ist wied
 const v2 = { ...${JSON.stringify(ARTICLE)}, record_version: 2, body: "Der Hafen ist wieder offen." };
 const v4 = { ...item, record_version: 4, published_at_source: "text", published_day: "2026-11-27", published_at_structured: "2026-11-30" };
 const v5 = { ...item, record_version: 5, headline_declared: "Hafen: wieder offen", kicker: "Hafen", credit: ["dpa"] };
+const v6 = { ...item, record_version: 6, published_day: "2026-10-11", date_order_flag: "swapped" };
 const older = kit.decodeArticleItem(v4);
 console.log(JSON.stringify({
   v5: [kit.decodeArticleItem(v5).headline_declared, kit.decodeArticleItem(v5).kicker, kit.decodeArticleItem(v5).credit],
+  v6: kit.decodeArticleItem(v6).date_order_flag,
+  v5Order: kit.decodeArticleItem(v5).date_order_flag,
   v4New: [older.headline_declared, older.kicker, older.credit],
   v4Structured: kit.decodeArticleItem(v4).published_at_structured,
   v3Structured: kit.decodeArticleItem(item).published_at_structured,
@@ -93,6 +96,8 @@ console.log(JSON.stringify({
     );
     expect(JSON.parse(out)).toEqual({
       v5: ["Hafen: wieder offen", "Hafen", ["dpa"]],
+      v6: "swapped",
+      v5Order: null,
       v4New: [null, null, []],
       v4Structured: "2026-11-30",
       v3Structured: null,
@@ -100,7 +105,7 @@ console.log(JSON.stringify({
       v2Body: "Der Hafen ist wieder offen.",
       storedBody: "wieder",
       config: true,
-      version: 5,
+      version: 6,
       type: "story_created",
       stories: ["c-a1"],
       rejectsSeconds: true,

@@ -38,6 +38,7 @@ const article = (variant: string): Article => ({
   published_at_source: null,
   published_at_structured: null,
   date_flag: "missing",
+  date_order_flag: null,
   modified_at: null,
   language: null,
   language_source: null,
@@ -85,7 +86,7 @@ describe("ArticlesTable", () => {
       )
     ).Item!;
 
-  it("stores the body as gzip bytes with body_encoding, record_version 5, and reads the text back", async () => {
+  it("stores the body as gzip bytes with body_encoding, record_version 6, and reads the text back", async () => {
     const body = "The port reopened on Monday. ".repeat(200);
     expect(await table.put({ ...article("https://news.example/c"), article_id: "a3", body })).toBe("stored");
     const item = await raw("a3");

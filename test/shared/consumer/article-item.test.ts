@@ -1,6 +1,6 @@
 /** The Articles item codec: version 3 stores the body gzip-compressed, version 4 adds the structured date
- * the byline overrode, version 5 the declared headline, the kicker and the credit; version 2 to 4 items
- * still read. */
+ * the byline overrode, version 5 the declared headline, the kicker and the credit, version 6 the date order
+ * flag; version 2 to 5 items still read. */
 import { gzipSync } from "node:zlib";
 import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
 import * as fc from "fast-check";
@@ -42,6 +42,8 @@ const article: Article = {
   published_at_source: "text",
   published_at_structured: "2026-12-03T09:00:00.000Z",
   date_flag: null,
+  // The page's other dates read the byline's 11/30 the other way round, but fewer of them.
+  date_order_flag: "contested",
   modified_at: null,
   language: "en",
   language_source: "html_lang",
@@ -57,15 +59,15 @@ const currentItem = () => ({
 });
 
 describe("the Articles item codec", () => {
-  it("writes version 5: the body as gzip bytes with body_encoding, smaller than its text", () => {
+  it("writes version 6: the body as gzip bytes with body_encoding, smaller than its text", () => {
     const item = articleItemFields({ ...article, body: BODY.repeat(40) });
-    expect(item.record_version).toBe(5);
+    expect(item.record_version).toBe(6);
     expect(item.body_encoding).toBe("gzip");
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(item.body.byteLength).toBeLessThan(Buffer.byteLength(BODY.repeat(40)) / 10);
   });
 
-  it("decodes a version 5 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
+  it("decodes a version 6 item from the SDK (bytes) and from DynamoDB JSON (base64) to the article", () => {
     const expected = article;
     expect(decodeArticleItem(currentItem())).toEqual(expected);
     // An export to S3 or a stream event spells binary as base64 text; unmarshall passes it through.
@@ -88,11 +90,26 @@ describe("the Articles item codec", () => {
     );
   });
 
+  it("still reads a version 5 item, without the date order flag (null)", () => {
+    const { date_order_flag: _o, ...v5 } = { ...currentItem(), record_version: 5 };
+    expect(decodeArticleItem(v5)).toEqual({ ...article, record_version: 5, date_order_flag: null });
+    expect(() => decodeArticleItem({ ...currentItem(), date_order_flag: "guessed" })).toThrow(
+      /"date_order_flag"/,
+    );
+  });
+
   it("still reads a version 4 item, without the declared headline, kicker (null) and credit (empty)", () => {
-    const { headline_declared: _h, kicker: _k, credit: _c, ...v4 } = { ...currentItem(), record_version: 4 };
+    const {
+      headline_declared: _h,
+      kicker: _k,
+      credit: _c,
+      date_order_flag: _o,
+      ...v4
+    } = { ...currentItem(), record_version: 4 };
     expect(decodeArticleItem(v4)).toEqual({
       ...article,
       record_version: 4,
+      date_order_flag: null,
       headline_declared: null,
       kicker: null,
       credit: [],
@@ -106,12 +123,13 @@ describe("the Articles item codec", () => {
       headline_declared: _h,
       kicker: _k,
       credit: _c,
+      date_order_flag: _o,
       ...v3
     } = {
       ...currentItem(),
       record_version: 3,
     };
-    const older = { headline_declared: null, kicker: null, credit: [] };
+    const older = { headline_declared: null, kicker: null, credit: [], date_order_flag: null };
     expect(decodeArticleItem(v3)).toEqual({
       ...article,
       ...older,
@@ -127,6 +145,7 @@ describe("the Articles item codec", () => {
       headline_declared: _h,
       kicker: _k,
       credit: _c,
+      date_order_flag: _o,
       ...rest
     } = currentItem();
     const v2 = { ...rest, record_version: 2, body: BODY };
@@ -137,6 +156,7 @@ describe("the Articles item codec", () => {
       headline_declared: null,
       kicker: null,
       credit: [],
+      date_order_flag: null,
     });
     expect(articleItemBody(v2)).toBe(BODY);
   });
@@ -154,7 +174,7 @@ describe("the Articles item codec", () => {
       expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(ArticleItemError);
       expect(() => decodeArticleItem({ ...currentItem(), ...patch })).toThrow(message);
     };
-    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2, 3, 4, 5/);
+    bad({ record_version: 1 }, /article a1: record_version 1, this reads 2, 3, 4, 5, 6/);
     bad({ body_encoding: "br" }, /article a1: body is object, body_encoding br: this reads gzip/);
     bad({ body: new TextEncoder().encode("plain text") }, /article a1: body is not gzip of UTF-8 text/);
     bad({ body: gzipSync(Buffer.from([0xff, 0xfe, 0x80])) }, /article a1: body is not gzip of UTF-8 text/);

@@ -55,4 +55,24 @@ describe("reextract", () => {
       { field: "credit", before: undefined, after: ["AP"] },
     ]);
   });
+
+  it("compares record version 6's date order flag: a day read in the other order is reported with it", async () => {
+    const page = `<html lang="en-US"><body><article><h1>Parliament passes the budget</h1>
+      <p class="date">10/11/2026</p><p>${"word ".repeat(100)}</p></article></body></html>`;
+    const url = "https://news.example/2026/11/10/budget";
+    const one = async function* (): AsyncGenerator<RawSample> {
+      yield { ...sample("a"), url, html: page };
+    };
+    const fresh = extractArticle({ html: page, url, now: new Date("2026-12-01T00:00:00Z") });
+    expect([fresh.published_day, fresh.date_order_flag]).toEqual(["2026-11-10", "swapped"]);
+    // As a version-5 extractor stored it: the locale's reading, and no flag field.
+    const { date_order_flag: _o, ...v5 } = fresh;
+    const stored = { ...v5, published_day: "2026-10-11" };
+    const out: SampleReport[] = [];
+    for await (const r of reextract(one(), async () => stored)) out.push(r);
+    expect(out[0]!.changes).toEqual([
+      { field: "published_day", before: "2026-10-11", after: "2026-11-10" },
+      { field: "date_order_flag", before: undefined, after: "swapped" },
+    ]);
+  });
 });

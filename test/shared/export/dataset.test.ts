@@ -191,4 +191,14 @@ describe("buildDataset", () => {
       ["a2", null, null, []],
     ]);
   });
+
+  it("exports the date order flag from version 6 items, null from older ones", async () => {
+    const v6 = articleItemFields({ ...article("a1", "wire"), body: "", date_order_flag: "swapped" as const });
+    const { date_order_flag: _o, ...v5 } = { ...v6, article_id: "a2", url: "https://x/a2" };
+    const d = await buildDataset(source([], [v6, { ...v5, record_version: 5 }]));
+    expect(d.articles.map((a) => [a.article_id, a.date_order_flag])).toEqual([
+      ["a1", "swapped"],
+      ["a2", null],
+    ]);
+  });
 });

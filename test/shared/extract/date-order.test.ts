@@ -73,4 +73,37 @@ describe("day and month order of numeric dates", () => {
     });
     expect(hinted.published_day).toBe("2026-10-11");
   });
+
+  it("flags the date when the page's other dates disagree on its order: swapped when they win, contested when not", () => {
+    const page = (url: string, lang: string, dateline: string, publishedHint?: string) =>
+      extractArticle({
+        html: `<html lang="${lang}"><body><article><h1>Headline of the story</h1><p class="date">${dateline}</p><p>${para}</p></article></body></html>`,
+        url,
+        now: NOW,
+        publishedHint,
+      });
+    const flagged = (r: ReturnType<typeof page>) => [r.published_day, r.date_order_flag];
+    // A US page read month first, its URL saying 10 November: the URL wins, and the record says so.
+    expect(flagged(page("https://paper.com/2026/11/10/story", "en-US", "10/11/2026"))).toEqual([
+      "2026-11-10",
+      "swapped",
+    ]);
+    // The URL says 10 November, the feed 11 October: one each, the locale's reading stays, contested.
+    expect(
+      flagged(page("https://paper.com/2026/11/10/story", "en-US", "10/11/2026", "2026-10-11T12:00:00Z")),
+    ).toEqual(["2026-10-11", "contested"]);
+    // Agreeing evidence, no evidence, or a date that cannot be read two ways: no flag.
+    expect(flagged(page("https://paper.com/2026/10/11/story", "en-US", "10/11/2026"))).toEqual([
+      "2026-10-11",
+      null,
+    ]);
+    expect(flagged(page("https://paper.com/news/story", "en-US", "10/11/2026"))).toEqual([
+      "2026-10-11",
+      null,
+    ]);
+    expect(flagged(page("https://paper.com/2026/11/10/story", "en-US", "10/13/2026"))).toEqual([
+      "2026-10-13",
+      null,
+    ]);
+  });
 });
