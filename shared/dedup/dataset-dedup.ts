@@ -151,7 +151,10 @@ export async function runDedup(
   options: DedupRunOptions = {},
 ): Promise<DedupRunResult> {
   const store = options.store ?? new MemoryDedupStore();
-  const commitEvery = options.commitEvery ?? 2_000;
+  // Each commit writes every LMDB page its articles touched, and an article's LSH buckets fall on
+  // random pages: the fewer commits, the fewer times a page is written (200,000 synthetic articles:
+  // the main thread's CPU 39.0 s at 2,000, 35.7 s at 10,000; peak RSS 723 → 780 MB).
+  const commitEvery = options.commitEvery ?? 10_000;
   let sinceCommit = 0;
   const collectedAt = new Date().toISOString();
   const firstSeen = new Map<string, { line: number; hash: string }>();
