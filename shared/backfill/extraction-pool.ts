@@ -16,7 +16,10 @@ import { extractionWorkerScript } from "./worker-bundle";
 /** What a worker is asked (extraction-worker.ts answers each with its `id`). */
 export type WorkerRequest =
   | { readonly kind: "page"; readonly job: PageJob }
-  | { readonly kind: "fingerprint"; readonly text: string; readonly title: string | null };
+  | {
+      readonly kind: "fingerprints";
+      readonly texts: readonly { readonly text: string; readonly title: string | null }[];
+    };
 
 interface Job {
   readonly id: number;
@@ -65,8 +68,8 @@ export class ExtractionPool implements PrepareAhead, FingerprintAhead {
     return this.ask({ kind: "page", job }) as Promise<PreparedPage>;
   }
 
-  fingerprint(text: string, title: string | null): Promise<Fingerprint> {
-    return this.ask({ kind: "fingerprint", text, title }) as Promise<Fingerprint>;
+  fingerprints(texts: readonly { text: string; title: string | null }[]): Promise<Fingerprint[]> {
+    return this.ask({ kind: "fingerprints", texts }) as Promise<Fingerprint[]>;
   }
 
   private ask(request: WorkerRequest): Promise<unknown> {
