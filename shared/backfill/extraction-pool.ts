@@ -35,7 +35,8 @@ type Reply = { id: number; result: unknown } | { id: number; error: string };
  * own message queue, not here: a job held back until the worker's reply was read (one posted at a
  * time) left the worker idle while the main thread clustered, and woke it for every job
  * (`storytrail dedup`, 100,000 articles, node --cpu-prof: worker idle 24 of 38 s, main thread 4.9 s in
- * postMessage). 16: a worker's queue outlasts a commit of the store (~0.1 s) at ~2 ms a job.
+ * postMessage). 16 keep a worker busy through ~0.06–0.08 s of the main thread's own work (a page or a
+ * batch of 32 texts takes a worker ~4–5 ms) for a few MB of pages held.
  */
 const QUEUED_PER_WORKER = 16;
 
