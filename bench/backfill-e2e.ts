@@ -5,7 +5,9 @@
  * into a per-record gzip WARC (warcio's writer). Both CLIs run as child processes, startup included:
  * `storytrail extract --input` (one process, one core) over the pages, and `storytrail import` over the
  * WARC into a fresh data directory (embedded store, dedup and stories stored, `--workers` = cores).
- * The target ratio is import pages/s ÷ (cores × extract pages/s) ≥ 0.6.
+ * The target ratio is import pages/s ÷ (cores × extract pages/s) ≥ 0.6. `repeat` > 1 writes the pages
+ * that many times, each round on other hosts (new articles, the same stories), for a run at a multiple
+ * of the usual size (`npm run bench -- --only backfill --backfill-repeat 10`).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,6 +29,9 @@ export interface BackfillE2e {
   importSeconds: number;
   importPagesPerSecond: number;
   articles: number;
+  /** The import's summary errors and its peak RSS (the kernel's, /usr/bin/time). */
+  errors: number;
+  importPeakRssMb: number;
   ratio: number;
   /** CPU seconds (all threads) each command spent per page: on a shared machine the wall ratio
    * measures the load as much as the code; this one does not. */
@@ -49,31 +54,37 @@ function pageFiles(): string[] {
   return out;
 }
 
-/** The CLI in a child process under /usr/bin/time: wall seconds, CPU seconds (user + system), stdout. */
-function timed(args: string[]): { seconds: number; cpuSeconds: number; stdout: string } {
+/** The CLI in a child process under /usr/bin/time: wall seconds, CPU seconds (user + system), peak RSS, stdout. */
+function timed(args: string[]): { seconds: number; cpuSeconds: number; peakRssMb: number; stdout: string } {
   const r = spawnSync(
     "/usr/bin/time",
-    ["-f", "TIME %e %U %S", process.execPath, path.join(ROOT, "bin/storytrail.js"), ...args],
+    ["-f", "TIME %e %U %S %M", process.execPath, path.join(ROOT, "bin/storytrail.js"), ...args],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 },
   );
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`storytrail ${args[0]} exited ${r.status}: ${r.stderr.slice(-800)}`);
-  const [wall, user, sys] = (/TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr) ?? []).slice(1).map(Number);
+  const [wall, user, sys, rssKb] = (/TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr) ?? [])
+    .slice(1)
+    .map(Number);
   return {
     seconds: wall ?? Number.NaN,
     cpuSeconds: (user ?? Number.NaN) + (sys ?? Number.NaN),
+    peakRssMb: (rssKb ?? Number.NaN) / 1024,
     stdout: r.stdout,
   };
 }
 
-export async function benchBackfillE2e(log: (s: string) => void): Promise<BackfillE2e> {
+export async function benchBackfillE2e(log: (s: string) => void, repeat = 1): Promise<BackfillE2e> {
   const files = pageFiles();
   const date = EVAL_NOW.toISOString();
   const pages = files.map((file, i) => ({ file, url: `https://outlet-${i % 40}.example/news/${i}` }));
   const copies = pages
     .filter((_, i) => i % 3 === 0)
     .map((p, i) => ({ file: p.file, url: `https://syndication-${i % 7}.example/wire/${i}` }));
-  const all = [...pages, ...copies];
+  const once = [...pages, ...copies];
+  const all = Array.from({ length: repeat }, (_, k) =>
+    once.map((p) => (k === 0 ? p : { ...p, url: p.url.replace(".example/", `-r${k}.example/`) })),
+  ).flat();
   const tmp = mkdtempSync(path.join(tmpdir(), "storytrail-bench-backfill-"));
   try {
     const list = path.join(tmp, "pages.jsonl");
@@ -90,18 +101,21 @@ export async function benchBackfillE2e(log: (s: string) => void): Promise<Backfi
     writeFileSync(warc, await writeWarc(specs, "record-gzip"));
     const cores = availableParallelism();
     log(
-      `  backfill: ${all.length} pages (${copies.length} copies), WARC ${(statSync(warc).size / 1e6).toFixed(1)} MB, ${cores} cores`,
+      `  backfill: ${all.length} pages (${copies.length * repeat} copies), WARC ${(statSync(warc).size / 1e6).toFixed(1)} MB, ${cores} cores`,
     );
     const loadBefore = loadavg()[0] ?? 0;
     const extract = timed(["extract", "--input", list, "--now", date]);
     const imported = timed(["import", "--warc", warc, "--data-dir", path.join(tmp, "data"), "--json"]);
     const loadAfter = loadavg()[0] ?? 0;
-    const summary = JSON.parse(imported.stdout.trim().split("\n").at(-1) ?? "{}") as { articles?: number };
+    const summary = JSON.parse(imported.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      articles?: number;
+      errors?: number;
+    };
     const extractPps = all.length / extract.seconds;
     const importPps = all.length / imported.seconds;
     return {
       pages: all.length,
-      copies: copies.length,
+      copies: copies.length * repeat,
       warcMb: statSync(warc).size / 1e6,
       cores,
       extractSeconds: extract.seconds,
@@ -109,6 +123,8 @@ export async function benchBackfillE2e(log: (s: string) => void): Promise<Backfi
       importSeconds: imported.seconds,
       importPagesPerSecond: importPps,
       articles: summary.articles ?? 0,
+      errors: summary.errors ?? Number.NaN,
+      importPeakRssMb: imported.peakRssMb,
       ratio: importPps / (cores * extractPps),
       extractCpuMsPerPage: (extract.cpuSeconds * 1000) / all.length,
       importCpuMsPerPage: (imported.cpuSeconds * 1000) / all.length,

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill] [-- --quick]`
- * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts):
+ * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
+ * backfill's `--backfill-repeat N`: the WARC's pages N times, bench/backfill-e2e.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
  * latest figures: docs/benchmarks.md. Ratios are the headline: absolute rates depend on the machine.
  */
@@ -39,6 +40,7 @@ const { values } = parseArgs({
   options: {
     only: { type: "string", multiple: true },
     quick: { type: "boolean", default: false },
+    "backfill-repeat": { type: "string", default: "1" },
     ...SCALE_FLAGS,
   },
 });
@@ -156,7 +158,10 @@ if (want("dedup-scale")) {
 if (want("backfill")) {
   log("backfill: storytrail extract against storytrail import on the same real pages …");
   const { benchBackfillE2e } = await import("./backfill-e2e");
-  const r = await benchBackfillE2e(log);
+  const repeat = Number(values["backfill-repeat"]);
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new Error("--backfill-repeat: a whole number of at least 1");
+  const r = await benchBackfillE2e(log, repeat);
   results.backfill = r;
   print(
     `Backfill: ${r.pages} real pages (${r.copies} syndicated copies), ${sig(r.warcMb)} MB WARC, ${r.cores} cores; load average ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)}\n${formatTable(
@@ -164,7 +169,7 @@ if (want("backfill")) {
       [
         ["storytrail extract --input (one process)", sig(r.extractSeconds), sig(r.extractPagesPerSecond)],
         [
-          `storytrail import (${r.articles} articles, dedup, stories)`,
+          `storytrail import (${r.articles} articles, ${r.errors} errors, peak RSS ${sig(r.importPeakRssMb)} MB; dedup, stories)`,
           sig(r.importSeconds),
           sig(r.importPagesPerSecond),
         ],

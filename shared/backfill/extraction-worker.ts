@@ -1,5 +1,5 @@
 /** One worker of the extraction pool (extraction-pool.ts): prepares each page (decode, extract,
- * fingerprint) or fingerprints each text it is sent. */
+ * fingerprint) or fingerprints each batch of texts it is sent. */
 import { parentPort } from "node:worker_threads";
 import { computeFingerprint } from "../dedup/fingerprint";
 import { Shingler } from "../dedup/shingles";
@@ -11,7 +11,7 @@ const shingler = new Shingler();
 
 function answer(request: WorkerRequest): unknown {
   if (request.kind === "page") return preparePage(request.job, shingler);
-  return computeFingerprint(request.text, request.title, shingler);
+  return request.texts.map((t) => computeFingerprint(t.text, t.title, shingler));
 }
 
 parentPort?.on("message", ({ id, request }: { id: number; request: WorkerRequest }) => {

@@ -7,6 +7,7 @@
 import type { DedupQueue } from "../crawl/ports";
 import { addArticle } from "../dedup/clusterer";
 import { type Fingerprint, fingerprintSchema } from "../dedup/fingerprint";
+import { FingerprintViews } from "../dedup/fingerprint-views";
 import type { DedupMessage } from "../records";
 import type { LocalStore } from "./local-store";
 
@@ -16,6 +17,8 @@ const COMMIT_EVERY = 2_000;
 
 export class LocalDedupQueue implements DedupQueue {
   private sinceCommit = 0;
+  /** A candidate read again before the next commit is the same object (staged-table.ts): decoded once. */
+  private readonly views = new FingerprintViews();
 
   constructor(
     private readonly store: LocalStore,
@@ -25,7 +28,7 @@ export class LocalDedupQueue implements DedupQueue {
   async send(messages: readonly DedupMessage[]): Promise<void> {
     for (const msg of messages) {
       const fingerprint: Fingerprint = fingerprintSchema.parse(msg.fingerprint);
-      await addArticle(this.store.dedup, { ...msg, fingerprint }, { now: this.now });
+      await addArticle(this.store.dedup, { ...msg, fingerprint }, { now: this.now, views: this.views });
       if (++this.sinceCommit >= COMMIT_EVERY) {
         await this.store.commit();
         this.sinceCommit = 0;

@@ -42,4 +42,24 @@ describe("ExtractionPool", () => {
     expect(pooled).toEqual(here);
     expect(pooled.at(-1)?.extraction.headline).toBe("Caf\u00e9 cr\u00e8me");
   });
+
+  it("answers jobs posted ahead in order, a failed one refused with its reason and the rest answered", async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => ({
+      text: `Story ${i}: the council met on Tuesday and voted ${i} to ${40 - i} on the harbour plan.`,
+      title: `Story ${i}`,
+    }));
+    // All posted before any reply is read: they wait in the workers' own queues.
+    const batches = [
+      pool.fingerprints(texts.slice(0, 16)),
+      pool.fingerprints([{ text: null as unknown as string, title: null }]),
+      pool.fingerprints(texts.slice(16)),
+    ];
+    const failed = batches[1]!.then(
+      () => "answered",
+      (err: Error) => err.message,
+    );
+    const answered = [...(await batches[0]!), ...(await batches[2]!)];
+    expect(await failed).toContain("null");
+    expect(answered).toEqual(texts.map((t) => computeFingerprint(t.text, t.title)));
+  });
 });
