@@ -192,7 +192,7 @@ if (want("load")) {
   const { startEmulators } = await import("../infra/local/emulators");
   const { runLoad } = await import("./load");
   const [hosts, pagesPerHost] = quick ? [20, 50] : [100, 200];
-  const minDelayMs = 200;
+  const minDelayMs = 1000;
   log(`load: ${hosts} hosts × ${pagesPerHost} pages, host delay ${minDelayMs} ms, 8 workers …`);
   const emulators = await startEmulators();
   try {
@@ -219,6 +219,7 @@ ${formatTable(
     "wall s",
     "pages/s",
     "min gap per host ms",
+    "fetch receives per page",
     "peak RSS MB",
     "dedup = serial",
   ],
@@ -232,12 +233,14 @@ ${formatTable(
       sig(r.wallSeconds),
       sig(r.pages / r.wallSeconds),
       sig(r.minGapMs),
+      sig(r.fetchReceives / r.pages),
       sig(r.peakRssMb),
       String(r.clustersEqualSerial),
     ],
   ],
 )}
-(host delay ${minDelayMs} ms; the gap is measured at each host's server)`,
+(host delay ${minDelayMs} ms; the gap is measured at each host's server; a page whose host is not due is put back
+until its slot: ${r.putBacks} put-backs; load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores)`,
     );
   } finally {
     await emulators.stop();
