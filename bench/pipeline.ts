@@ -34,7 +34,7 @@ export interface FunctionTimes {
   logBytes: number;
   /** Of logBytes, the metrics (EMF) documents: printed at every log level. */
   metricLogBytes: number;
-  /** Message groups handled, summed over invocations: a FIFO batch's hosts, else one per invocation. */
+  /** Hosts handled, summed over invocations: a fetch batch's hosts, else one per invocation. */
   groups: number;
   /** First start to last end of this function's invocations. */
   spanMs: number;
@@ -53,6 +53,15 @@ export interface PipelineResult {
 
 /** A handler with the Lambda context the local runtime passes (its loggers add the context's keys to every line, as in Lambda). */
 type Handler = (event: unknown, context?: unknown) => Promise<unknown>;
+
+/** The host of a fetch message's URL (a batch's metrics documents are one per host's source). */
+function hostOfBody(body: string | undefined): string {
+  try {
+    return new URL((JSON.parse(body ?? "{}") as { url?: string }).url ?? "").host;
+  } catch {
+    return body ?? "";
+  }
+}
 
 /** Serialises invocations when asked, and times each one. */
 function timer(serial: boolean) {
@@ -75,7 +84,7 @@ function timer(serial: boolean) {
           first: Number.POSITIVE_INFINITY,
           last: 0,
         }));
-        const records = (event as { Records?: { attributes?: { MessageGroupId?: string } }[] }).Records;
+        const records = (event as { Records?: { body?: string }[] }).Records;
         current = fn;
         const c0 = process.cpuUsage();
         const t0 = performance.now();
@@ -86,7 +95,7 @@ function timer(serial: boolean) {
           const c = process.cpuUsage(c0);
           t.invocations++;
           t.messages += records?.length ?? 0;
-          t.groups += new Set(records?.map((r) => r.attributes?.MessageGroupId)).size || 1;
+          t.groups += fn === "fetch" ? new Set(records?.map((r) => hostOfBody(r.body))).size || 1 : 1;
           t.wallMs += t1 - t0;
           t.cpuMs += (c.user + c.system) / 1000;
           t.first = Math.min(t.first, t0);
@@ -241,13 +250,17 @@ async function observe(
   );
   const fetch = functions.fetch;
   const hostsTable = runtime.resources.tables.hosts;
+  const fetchQueue = runtime.resources.queueUrls.fetch;
   return {
     articles,
     functions: fnObs,
     fetchBatchSize: fetch ? fetch.messages / fetch.invocations : 1,
+    // Each page of the run is fetched once: the rest of fetch's
+    // deliveries were put back until their host's slot.
+    fetchPutBacks: fetch ? Math.max(0, fetch.messages / articles - 1) : 0,
     sqs: {
-      fifoRequests: sum((r) => (r.fifo ? r.sqsBilled : 0)),
-      standardRequests: sum((r) => (r.service === "sqs" && !r.fifo ? r.sqsBilled : 0)),
+      fetchQueueRequests: sum((r) => (r.resource === fetchQueue ? r.sqsBilled : 0)),
+      standardRequests: sum((r) => (r.service === "sqs" && r.resource !== fetchQueue ? r.sqsBilled : 0)),
     },
     tables,
     fetchPacing: {
