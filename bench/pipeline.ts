@@ -167,14 +167,16 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     const summary = await runtime.discover({ sources: web.sources, run_id: runId });
     log(`  discover: ${JSON.stringify(summary).slice(0, 160)}`);
     let done = 0;
-    await runtime.drain({
-      maxMs: 20 * 60_000,
-      onBatch: (p) => {
-        if (p.fn !== "fetch") return;
-        done += p.received;
-        if (done % 200 < p.received) log(`  fetched ${done}/${web.pages}`);
-      },
-    });
+    const onBatch = (p: { fn: string; received: number }) => {
+      if (p.fn !== "fetch") return;
+      done += p.received;
+      if (done % 200 < p.received) log(`  fetched ${done}/${web.pages}`);
+    };
+    // Metered, fetch drains first and dedup then takes its backlog in full batches, as in a daily burst
+    // (interleaved, one handler at a time, dedup took each article almost alone: 0.7 invocations and 2.4
+    // dedup-queue requests per article instead of ~0.1 and ~0.3).
+    if (opts.meter) await runtime.drain({ maxMs: 20 * 60_000, onBatch, only: ["fetch"] });
+    await runtime.drain({ maxMs: 20 * 60_000, onBatch });
     const wallMs = performance.now() - t0;
     const counts = await runtime.runCounts(runId);
     const functions: Record<string, FunctionTimes> = {};

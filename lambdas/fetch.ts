@@ -226,6 +226,7 @@ export function createFetchHandler(env: Env) {
             const admission = await pacer.admit(host, pages.length, {
               ...(first.msg.min_delay_ms === undefined ? {} : { minDelayMs: first.msg.min_delay_ms }),
               reserved: deliveryOf(first.record) > 1,
+              putBacks: deliveryOf(first.record) - 1,
             });
             pages.slice(admission.taken).forEach((p, j) => {
               waiting.push({ ...p, at: admission.slots[j] as number });

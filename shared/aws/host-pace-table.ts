@@ -171,13 +171,13 @@ export class HostPaceTable implements Pacer {
    * Decides a batch's `pages` of `host` without waiting: when the host is due within
    * MAX_WAIT_IN_FUNCTION_MS, the first page takes it (`taken`) and the rest reserve the next slots;
    * otherwise every page reserves one. `reserved`: the pages come back from a put-back, so they hold
-   * the slot that is now (a fresh page queues behind the schedule, one back at its slot does not). One
-   * consistent read and one conditional write.
+   * the slot that is now (a fresh page queues behind the schedule, one back at its slot does not);
+   * `putBacks`: how often they were put back already. One consistent read and one conditional write.
    */
   async admit(
     host: string,
     pages: number,
-    opts: { minDelayMs?: number; reserved?: boolean } = {},
+    opts: { minDelayMs?: number; reserved?: boolean; putBacks?: number } = {},
   ): Promise<Admission> {
     for (let lost = 0; lost < ATTEMPTS; lost++) {
       const item = (
@@ -195,10 +195,15 @@ export class HostPaceTable implements Pacer {
       const due = busyUntil <= now && nextAt <= bound && (opts.reserved === true || scheduled <= bound);
       const v = num(item?.v);
       const start = due ? Math.max(now, nextAt) : 0;
-      // The next free slot: after the schedule, and after the request out now (its start + a spacing).
+      // The next free slot: after the schedule, and after the request out now: its start + a spacing,
+      // or, for a page already put back that finds the host still taken (a request hanging, its lease
+      // running), twice as far each time, up to the lease's end, so a hung request costs a page a few
+      // put-backs (each a receive against the queue's maxReceiveCount), not one per spacing.
+      const backoff = Math.min(busyUntil, now + spacing * 2 ** Math.min(opts.putBacks ?? 0, 5));
+      const afterBusy = (opts.putBacks ?? 0) > 0 ? backoff : nextAt - interval + spacing;
       const first = due
         ? Math.max(scheduled, start + spacing)
-        : Math.max(scheduled, busyUntil > now ? nextAt - interval + spacing : nextAt, now);
+        : Math.max(scheduled, busyUntil > now ? afterBusy : nextAt, now);
       // A host whose interval is within the bound: its pages follow each other in the function.
       const chained = due ? (interval <= MAX_WAIT_IN_FUNCTION_MS ? pages : 1) : 0;
       const rest = pages - chained;
