@@ -204,18 +204,30 @@ describe("faults in a local run", () => {
         instrument: (fn, make) => {
           const h = make();
           if (fn !== "fetch") return h;
-          return (event, context) => {
-            // A batch with the doomed page (fetched when admitted, else put back at once).
-            if (!(event as SQSEvent).Records.some((r) => r.body.includes("/doomed")))
-              return h(event, context);
-            // Killed after 1.5 s: the invocation is abandoned (what Lambda does at its timeout) and runs
-            // on in the background; one that answers sooner (it gave up on the page) is not killed.
-            const run = h(event, context);
+          return async (event, context) => {
+            const records = (event as SQSEvent).Records;
+            const doomed = records.filter((r) => r.body.includes("/doomed"));
+            if (doomed.length === 0) return h(event, context);
+            // The doomed page's own invocation is killed after 1.5 s: abandoned (what Lambda does at its
+            // timeout) and running on in the background; one that answers sooner (it gave up on the
+            // page, or put it back) is not killed. The batch's other pages are handled as usual.
+            const rest = records.filter((r) => !r.body.includes("/doomed"));
+            const others = rest.length > 0 ? h({ ...(event as SQSEvent), Records: rest }, context) : null;
+            const run = h({ ...(event as SQSEvent), Records: doomed }, context) as Promise<Answer>;
             background.push(run.catch(() => {}));
-            return Promise.race([
+            const ids = doomed.map((r) => ({ itemIdentifier: r.messageId }));
+            type Answer = { batchItemFailures: { itemIdentifier: string }[]; visibilitySet?: string[] };
+            const own: Answer = await Promise.race([
               run,
-              new Promise<never>((_, fail) => setTimeout(() => fail(new Error("Task timed out")), 1_500)),
-            ]);
+              new Promise<{ batchItemFailures: typeof ids; visibilitySet: string[] }>((ok) =>
+                setTimeout(() => ok({ batchItemFailures: ids, visibilitySet: [] }), 1_500),
+              ),
+            ]).catch(() => ({ batchItemFailures: ids, visibilitySet: [] }));
+            const more: Answer = ((await others) as Answer | null) ?? { batchItemFailures: [] };
+            return {
+              batchItemFailures: [...own.batchItemFailures, ...more.batchItemFailures],
+              visibilitySet: [...(own.visibilitySet ?? []), ...(more.visibilitySet ?? [])],
+            };
           };
         },
       });
