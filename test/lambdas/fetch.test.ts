@@ -242,8 +242,9 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     expect(out.batchItemFailures).toHaveLength(2);
     expect(out.visibilitySet).toHaveLength(2);
     expect(c.arrivals.has("/p4") || c.arrivals.has("/p5")).toBe(false);
-    // Two table calls and a queue call: no wait for the host (its delay is 1.5 s, its answer 250 ms).
-    expect(ms).toBeLessThan(MAX_WAIT_IN_FUNCTION_MS + LATENCY_MS);
+    // Table and queue calls only, no wait for the host: that alone would be its answer's rest and its
+    // 1.5 s delay. The calls take tens of ms; the margin (the bound, 200 ms, plus 1 s) is for a loaded machine.
+    expect(ms).toBeLessThan(MAX_WAIT_IN_FUNCTION_MS + 1000);
     // Their slots are whole seconds apart, each after the request in flight: each is fetched as it
     // comes back.
     for (let i = 0; i < 2; i++) {
