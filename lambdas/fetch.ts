@@ -70,7 +70,7 @@ function withoutSameId(outcome: FetchOutcome, correlation_id: string) {
  * The handler's answer: the batch item failures (the pages put back among them), and which of those it
  * put back itself (`visibilitySet`): the event source leaves a failed message's visibility as it is, and
  * the local runtime's quick retry of failures (infra/local/sqs-driver.ts) must not undo a put-back.
- * Lambda reads `batchItemFailures` only.
+ * The exported Lambda `handler` returns `batchItemFailures` only.
  */
 export interface FetchBatchResponse extends SQSBatchResponse {
   readonly visibilitySet: string[];
@@ -311,7 +311,9 @@ export function createFetchHandler(env: Env) {
 }
 
 let cached: ReturnType<typeof createFetchHandler> | undefined;
-export const handler = (event: SQSEvent, context?: Context) => {
+/** Lambda gets the batch item failures alone: `visibilitySet` is for the local runtime's driver. */
+export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   cached ??= createFetchHandler(process.env);
-  return cached(event, context);
+  const { batchItemFailures } = await cached(event, context);
+  return { batchItemFailures };
 };
