@@ -61,7 +61,7 @@ export function backfillCostLines(
       },
       dedup,
     },
-    sqs: { fifoRequests: 0, standardRequests: obs.sqs.standardRequests },
+    sqs: { fetchQueueRequests: 0, standardRequests: obs.sqs.standardRequests },
     tables: Object.fromEntries(Object.entries(obs.tables).filter(([t]) => kept.has(t))),
     s3: { ...obs.s3, gets: obs.s3.gets + rangedGets / articlesPerFile },
   };

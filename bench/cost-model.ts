@@ -9,6 +9,7 @@ import {
   fetchBatchWaitMs,
   fetchPageWaitShare,
   hostsAtShape,
+  putBacksPerPage,
 } from "./fetch-batch";
 import { GB, PRICES, type Prices } from "./prices";
 
@@ -85,13 +86,17 @@ export interface Observed {
       }
     >
   >;
-  /** Mean messages per fetch invocation (one FIFO group = one host per batch). */
+  /** Mean messages (deliveries) per fetch invocation. */
   readonly fetchBatchSize: number;
-  readonly sqs: { fifoRequests: number; standardRequests: number };
+  /** Deliveries per article the metered run put back until their host's slot (its functions, queue and
+   * Frontier figures include them); absent: none. */
+  readonly fetchPutBacks?: number;
+  /** SQS requests as billed: the fetch queue's, and the other queues' (all standard queues). */
+  readonly sqs: { fetchQueueRequests: number; standardRequests: number };
   /** Per table: RRU and WRU per article (ConsumedCapacity, transactions doubled) and stored bytes. */
   readonly tables: Readonly<Record<string, { rru: number; wru: number; storedBytes: number }>>;
-  /** The fetch function's part of the Hosts table's units (in `tables.hosts`), at the run's batches:
-   * one page per host each (fauxqs hands out one message per group per receive). */
+  /** The fetch function's part of the Hosts table's units (in `tables.hosts`), replaced by the
+   * admissions and request ends at the batch's shape (fetch-batch.ts hostsAtShape). */
   readonly fetchPacing?: { rru: number; wru: number };
   readonly s3: { puts: number; gets: number; storedBytes: number };
   /** Settings the run used, so alternatives can be scaled from them. */
@@ -101,7 +106,8 @@ export interface Observed {
 
 export interface Settings {
   readonly memoryMb: Readonly<Record<string, number>>;
-  /** STORYTRAIL_MIN_HOST_DELAY_MS: the fetch handler sleeps this long between pages of one host. */
+  /** STORYTRAIL_MIN_HOST_DELAY_MS: a host's pages are this far apart (end to start); a page waits for it
+   * in the queue, not in the function, unless it is within MAX_WAIT_IN_FUNCTION_MS. */
   readonly minHostDelayMs: number;
   /** Assumed time a real publisher takes to answer a page (loopback answers in ~1 ms). */
   readonly pageLatencyMs: number;
@@ -152,6 +158,16 @@ function monthsLabel(months: number): string {
   return `${months} month${months === 1 ? "" : "s"}`;
 }
 
+/** Fetch deliveries per page at the settings' shape over those of the metered run. */
+function deliveryScale(obs: Pick<Observed, "fetchPutBacks">, s: Settings): number {
+  return (1 + putBacksPerPage(s)) / (1 + (obs.fetchPutBacks ?? 0));
+}
+
+/** Put-backs per article at the settings' shape beyond those the metered run measured. */
+function extraPutBacks(obs: Pick<Observed, "fetchPutBacks">, s: Settings): number {
+  return putBacksPerPage(s) - (obs.fetchPutBacks ?? 0);
+}
+
 /** Duration of one invocation at the given memory: CPU stretched below a full vCPU, plus waits. */
 export function invocationMs(
   fn: string,
@@ -162,11 +178,17 @@ export function invocationMs(
   if (!f) return { ms: 0, cpuMs: 0, waitMs: 0 };
   const mem = s.memoryMb[fn] ?? 1024;
   const cpuMs = f.cpuMs * Math.max(1, FULL_VCPU_MB / mem);
-  let waitMs = f.ioMs;
+  const waitMs = f.ioMs;
   if (fn === "fetch") {
-    // A host's pages run back to back (one FIFO group), the batch's hosts concurrently: the batch
-    // waits as long as its longest round of hosts (bench/fetch-batch.ts).
-    waitMs += fetchBatchWaitMs(obs.fetchBatchSize, s);
+    // The batch's fetched pages (one per host, 3 hosts at once) wait for their publishers; the pages put
+    // back wait in the queue (bench/fetch-batch.ts). The run's work per invocation is spread over the
+    // extra deliveries: an invocation of the same size fetches fewer pages.
+    const share = deliveryScale(obs, s);
+    return {
+      ms: (cpuMs + waitMs) / share + fetchBatchWaitMs(obs.fetchBatchSize, s),
+      cpuMs: cpuMs / share,
+      waitMs: waitMs / share + fetchBatchWaitMs(obs.fetchBatchSize, s),
+    };
   }
   return { ms: cpuMs + waitMs, cpuMs, waitMs };
 }
@@ -179,15 +201,17 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
   const months = monthsLabel(s.storageMonths);
   let invocations = 0;
   let logBytes = 0;
+  // Put-backs at the shape beyond the run's own (negative: fewer than the run had).
+  const putBacks = extraPutBacks(obs, s);
   for (const [fn, f] of Object.entries(obs.functions)) {
-    const inv = f.invocationsPerArticle * M;
+    // A page put back before its slot is delivered again: fetch's invocations follow its deliveries.
+    const inv = f.invocationsPerArticle * M * (fn === "fetch" ? deliveryScale(obs, s) : 1);
     invocations += inv;
     const { ms } = invocationMs(fn, obs, s);
     const memoryMb = s.memoryMb[fn] ?? 1024;
     const item = `${fn} compute (${memoryMb} MB, ${ms.toFixed(0)} ms/inv)`;
     add("Lambda", item, inv * lambdaGbSeconds(ms, memoryMb), "GB-s", prices.lambdaArmPerGbSecond);
-    // A fetch batch of one backlogged host prints its metrics documents once; a steady crawl's batch
-    // (about a page per host) once per host.
+    // A fetch batch prints its metrics documents once per fetched host's source.
     const groups = fn === "fetch" ? fetchBatchRounds(obs.fetchBatchSize, s).hosts : 1;
     logBytes +=
       inv *
@@ -196,10 +220,24 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
         (f.metricLogBytesPerGroup ?? 0) * groups);
   }
   add("Lambda", "requests", invocations, "requests", prices.lambdaPerRequest);
-  add("SQS", "FIFO requests (fetch queue)", obs.sqs.fifoRequests * M, "requests", prices.sqsFifoPerRequest);
   add(
     "SQS",
-    "standard requests (dedup queue)",
+    "fetch queue (send, receive, delete)",
+    obs.sqs.fetchQueueRequests * M,
+    "requests",
+    prices.sqsStandardPerRequest,
+  );
+  // Each put-back beyond the run's: its share of a receive, and of a batch's ChangeMessageVisibilityBatch.
+  add(
+    "SQS",
+    "fetch queue put-backs beyond the run's (a receive share and a visibility change share each)",
+    ((2 * putBacks) / obs.fetchBatchSize) * M,
+    "requests",
+    prices.sqsStandardPerRequest,
+  );
+  add(
+    "SQS",
+    "standard requests (dedup and discover queues)",
     obs.sqs.standardRequests * M,
     "requests",
     prices.sqsStandardPerRequest,
@@ -216,6 +254,9 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     add("DynamoDB", `${table} writes`, t.wru * scale * M, "WRU", prices.dynamoPerWru);
     add("DynamoDB", `${table} reads`, t.rru * scale * M, "RRU", prices.dynamoPerRru);
   }
+  // A page put back notes the delivery on its Frontier item (not taken for a killed one: fetch-attempt.ts);
+  // the run's own notes are in its frontier writes.
+  add("DynamoDB", "frontier put-back notes beyond the run's", putBacks * M, "WRU", prices.dynamoPerWru);
   add("DynamoDB", `storage (${months})`, (storedMonths * M) / GB, "GB-month", prices.dynamoStoragePerGbMonth);
   const sampleScale = obs.rawSampleRate > 0 ? s.rawSampleRate / obs.rawSampleRate : 0;
   add("S3", "PUT (raw samples)", obs.s3.puts * sampleScale * M, "requests", prices.s3PerPut);

@@ -6,7 +6,7 @@
  * on its own.
  */
 import { costBreakdown, designFloor, type Observed, type Settings, totalUsd } from "./cost-model";
-import { type FetchBatchShape, withFetchBatchSize } from "./fetch-batch";
+import { DAILY_BURST, type FetchBatchShape, withFetchBatchSize } from "./fetch-batch";
 import { PRICES, type Prices } from "./prices";
 import { monthlyUsd, type ProvisionedCrawl, withProvisionedCapacity } from "./provisioned-capacity";
 
@@ -26,9 +26,10 @@ export interface ScenarioCost {
   readonly monthly: number;
 }
 
-/** A steady crawl's fetch batch: about one page per host, its slot free, `concurrentHosts` at once. */
+/** A steady crawl's fetch batch: about one page per host, due when it comes (none put back),
+ * `concurrentHosts` at once. */
 export function steadyFetchBatch(concurrentHosts: number): FetchBatchShape {
-  return { pagesPerHost: 1, backlogged: false, concurrentHosts };
+  return { pagesPerHost: 1, putBacksPerPage: 0, concurrentHosts };
 }
 
 function scenarioTotal(obs: Observed, sc: Scenario, prices: Prices = PRICES): number {
@@ -77,7 +78,7 @@ export function designChangeSavings(
       ...sc.settings,
       ...(sc.settings.fetchBatch
         ? { fetchBatch: { ...sc.settings.fetchBatch, concurrentHosts: 1 } }
-        : { fetchBatch: { pagesPerHost: obs.fetchBatchSize, backlogged: true, concurrentHosts: 1 } }),
+        : { fetchBatch: { ...DAILY_BURST, concurrentHosts: 1 } }),
     },
   });
   const total = (o: Observed, sc: Scenario) => scenarioTotal(o, sc, prices);
@@ -88,7 +89,7 @@ export function designChangeSavings(
       usd: total(withFetchBatchSize(obs, 1), serialHosts(daily)) - total(obs, serialHosts(daily)),
     },
     {
-      label: "a batch's hosts worked concurrently (daily burst: SQS fills a batch from one host)",
+      label: "a batch's hosts worked concurrently (daily burst)",
       usd: total(obs, serialHosts(daily)) - total(obs, daily),
     },
     {

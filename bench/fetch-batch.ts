@@ -1,65 +1,69 @@
 /**
- * What a fetch invocation waits for, billed: a batch of k pages, each host's pages in order (one FIFO
- * group) and up to `concurrentHosts` hosts at once (lambdas/fetch.ts). The batch waits as long as its
- * rounds of hosts, each round as long as one host's chain of pages.
+ * What a fetch invocation waits for, billed, since pacing left the function (issue 26): a batch of k
+ * messages from the standard queue holds pages of many hosts; each page whose host is due is fetched,
+ * up to `concurrentHosts` at once (lambdas/fetch.ts), and waits only for its publisher; a page whose host
+ * is not due is put back until its slot (shared/aws/host-pace-table.ts) and costs its share of a receive,
+ * a visibility change, an admission and a Frontier note, but no wait. Only a host whose interval is
+ * within MAX_WAIT_IN_FUNCTION_MS has several pages fetched in one batch, one after another.
  *
- * Which hosts share a batch is the crawl's shape, not the code's: SQS fills a FIFO batch from one message
- * group first, so a host with a backlog of 10 or more pages fills a batch alone (a daily burst: no
- * overlap, the same wait per page as one page per invocation), and a crawl discovered every few minutes
- * has about one page per host queued, so a batch holds about k hosts (a steady crawl: their waits overlap).
+ * Which pages are put back is the crawl's shape, not the code's: in a daily burst discovery enqueues a
+ * host's pages at once, so every page after a host's first is received once before its slot (measured by
+ * the load bench: fetch receives per page); in a steady crawl a host has a page now and then, due when it
+ * comes.
  */
 import type { Observed, Settings } from "./cost-model";
 
 export interface FetchBatchShape {
-  /** Pages of one host in a batch (the chain worked in order); at most the batch size. */
+  /** Pages of one host fetched in a batch (one after another): 1 unless its interval is within the bound. */
   readonly pagesPerHost: number;
-  /**
-   * A backlogged host's slot is still held by its previous page, so even its first page in the batch
-   * waits out the host delay; a host with a page now and then has its slot free and waits only for the page.
-   */
-  readonly backlogged: boolean;
+  /** Deliveries of a page put back before its slot, on average (0: its host is due when it comes). */
+  readonly putBacksPerPage: number;
   /** Hosts worked at once (MAX_CONCURRENT_HOSTS in lambdas/fetch.ts). */
   readonly concurrentHosts: number;
 }
 
-/** Absent a shape: every page of the batch from one backlogged host, as a daily burst delivers them. */
-function shapeOf(batchSize: number, s: Pick<Settings, "fetchBatch">): FetchBatchShape {
-  return s.fetchBatch ?? { pagesPerHost: batchSize, backlogged: true, concurrentHosts: 1 };
+/** A daily burst at the defaults: one page per host fetched in a batch, every page but a host's first put
+ * back once (the load bench measures it), 3 hosts at once. */
+export const DAILY_BURST: FetchBatchShape = { pagesPerHost: 1, putBacksPerPage: 1, concurrentHosts: 3 };
+
+function shapeOf(s: Pick<Settings, "fetchBatch">): FetchBatchShape {
+  return s.fetchBatch ?? DAILY_BURST;
 }
 
-/** Hosts in a batch of `batchSize`, pages per host, and the rounds in which they are worked. */
+/** Put-backs per fetched page at the settings' shape. */
+export function putBacksPerPage(s: Pick<Settings, "fetchBatch">): number {
+  return Math.max(0, shapeOf(s).putBacksPerPage);
+}
+
+/** Of a batch of `batchSize` deliveries: pages fetched, hosts fetched, and the rounds they are worked in. */
 export function fetchBatchRounds(
   batchSize: number,
   s: Pick<Settings, "fetchBatch">,
-): { pagesPerHost: number; hosts: number; rounds: number } {
-  const shape = shapeOf(batchSize, s);
-  const pagesPerHost = Math.max(1, Math.min(batchSize, shape.pagesPerHost));
-  const hosts = Math.ceil(batchSize / pagesPerHost);
+): { fetched: number; pagesPerHost: number; hosts: number; rounds: number } {
+  const shape = shapeOf(s);
+  const fetched = batchSize / (1 + putBacksPerPage(s));
+  const pagesPerHost = Math.max(1, Math.min(fetched, shape.pagesPerHost));
+  const hosts = Math.max(1, fetched / pagesPerHost);
   const workers = Math.max(1, Math.min(hosts, shape.concurrentHosts));
-  return { pagesPerHost, hosts, rounds: Math.ceil(hosts / workers) };
+  return { fetched, pagesPerHost, hosts, rounds: Math.ceil(hosts / workers) };
 }
 
-/** Billed wait of one invocation: its rounds, each one host's chain of pages. */
+/** Billed wait of one invocation: its rounds, each one host's page (or chain of pages within the bound). */
 export function fetchBatchWaitMs(
   batchSize: number,
   s: Pick<Settings, "fetchBatch" | "pageLatencyMs" | "minHostDelayMs">,
 ): number {
   const { pagesPerHost, rounds } = fetchBatchRounds(batchSize, s);
-  // A paced page waits out the host delay, counted from the end of the previous request to the host
-  // (request-pacing.ts), whether that was in this invocation or the last (the Hosts table carries the
-  // slot), and then for the publisher: delay + latency. (Until 2026-12-03 this was max(delay, latency),
-  // a slot-to-slot reading that priced a daily burst's page 300 ms short.)
-  const perPage = s.minHostDelayMs + s.pageLatencyMs;
-  const chain = shapeOf(batchSize, s).backlogged
-    ? pagesPerHost * perPage
-    : s.pageLatencyMs + (pagesPerHost - 1) * perPage;
+  // A host is due when its page is fetched: the first page waits only for the publisher. A chain (an
+  // interval within the bound) waits the interval before each later page, from the previous one's end.
+  const chain = s.pageLatencyMs + (pagesPerHost - 1) * (s.minHostDelayMs + s.pageLatencyMs);
   return rounds * chain;
 }
 
-/** Share of each page's wait for the publisher that is billed: one page's worth per host per round. */
+/** Share of each fetched page's wait for the publisher that is billed: one page's worth per round. */
 export function fetchPageWaitShare(batchSize: number, s: Pick<Settings, "fetchBatch">): number {
-  const { pagesPerHost, rounds } = fetchBatchRounds(batchSize, s);
-  return (rounds * pagesPerHost) / batchSize;
+  const { fetched, pagesPerHost, rounds } = fetchBatchRounds(batchSize, s);
+  return Math.min(1, (rounds * pagesPerHost) / fetched);
 }
 
 /**
@@ -85,18 +89,16 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
     },
     sqs: {
       ...obs.sqs,
-      fifoRequests: obs.sqs.fifoRequests - 2 / obs.fetchBatchSize + 2 / batchSize,
+      fetchQueueRequests: obs.sqs.fetchQueueRequests - 2 / obs.fetchBatchSize + 2 / batchSize,
     },
   };
 }
 
 /**
- * The Hosts table's units per article with fetch's part at the batch's shape. A host's chain of pages
- * reserves its first slot (a read and a put) and ends each request with one write, which also holds
- * the next request's slot while more of the host's pages follow (shared/aws/host-pace-table.ts; its
- * tests and the fetch handler's count the calls). In the metered run every page was a chain of its
- * own (a read and two writes per request), so a chain of p pages costs 1/p of the reads and
- * (p + 1)/2p of the writes.
+ * The Hosts table's units per article with fetch's part at the batch's shape: each delivery of a page
+ * admits its host (a consistent read and a conditional write; a host's pages in one batch share it), and
+ * each request's end writes once (shared/aws/host-pace-table.ts; the fetch handler's test counts the
+ * calls). The metered run's fetch part is replaced by that; discovery's part stays as measured.
  */
 export function hostsAtShape<T extends { rru: number; wru: number }>(
   hosts: T,
@@ -105,10 +107,8 @@ export function hostsAtShape<T extends { rru: number; wru: number }>(
 ): T {
   const run = obs.fetchPacing;
   if (!run) return hosts;
-  const { pagesPerHost: p } = fetchBatchRounds(obs.fetchBatchSize, s);
-  return {
-    ...hosts,
-    rru: hosts.rru - run.rru + run.rru / p,
-    wru: hosts.wru - run.wru + (run.wru * (p + 1)) / (2 * p),
-  };
+  const { pagesPerHost } = fetchBatchRounds(obs.fetchBatchSize, s);
+  // Each delivery admits its host: the fetched one, and each put back.
+  const admissions = 1 / pagesPerHost + putBacksPerPage(s);
+  return { ...hosts, rru: hosts.rru - run.rru + admissions, wru: hosts.wru - run.wru + admissions + 1 };
 }

@@ -1,21 +1,23 @@
 /**
- * The least a million articles can cost once issue 15's fixed decisions are counted: the design floor
+ * The least a million articles can cost under the decisions issue 26 fixed: the design floor
  * (cost-model.ts designFloor, which counts only the writes, look-ups, storage, queue passages and page
  * wait every article needs) plus what those decisions make every article cost however the code is
  * written, each at its least:
- * - pacing stays in the fetch Lambda (one FIFO group per host and the Hosts table), from the end of one
- *   request to the start of the next: in a daily burst SQS fills a batch from one host, so each page
- *   waits out the host delay as well as its latency, billed even at Lambda's smallest size (128 MB);
- * - each request goes through the Hosts table: one reservation per host's chain of pages in a batch, one
- *   write as each request ends (shared/aws/host-pace-table.ts);
+ * - pacing out of the fetch function: a page whose host is not due waits in the queue, so the function
+ *   waits only for the publisher, its hosts overlapping (the floor's share), billed even at Lambda's
+ *   smallest size (128 MB);
+ * - the Hosts lease is the one source of truth (one request per host at once, an interval from the end
+ *   of one to the start of the next): every request takes the host and frees it, two writes at least
+ *   (the admission's read, and a page put back before its slot, are not: discovery could spread a
+ *   host's pages so each comes when it is due, and the take could be a conditional write alone);
  * - nothing is lost: every fetched URL's outcome is written to its Frontier item;
  * - dedup quality unchanged: the fingerprint is kept, written once (its two MinHash signatures alone
  *   are 640 bytes: a write unit; with its sketches the bench's articles take two), and dedup's CPU
  *   is spent (below a full vCPU its GB-seconds do not depend on the size);
- * - the LSH index in DynamoDB: each band's item stores at least DynamoDB's 100 bytes of overhead, the
- *   article id and an 8-byte band hash.
+ * - the LSH index in DynamoDB with today's bands: each band's item stores at least DynamoDB's 100 bytes
+ *   of overhead, the article id and an 8-byte band hash.
  * Everything else (candidate and cluster reads, the second look, cluster writes past member + summary,
- * logs, samples, discovery) still counts as free.
+ * put-backs, logs, samples, discovery) still counts as free.
  */
 import { fingerprintParams } from "../shared/dedup/params";
 import {
@@ -28,7 +30,7 @@ import {
   type Settings,
   writeUnits,
 } from "./cost-model";
-import { fetchBatchRounds, fetchBatchWaitMs } from "./fetch-batch";
+import { fetchPageWaitShare } from "./fetch-batch";
 import { GB, PRICES, type Prices } from "./prices";
 
 /** Lambda's smallest memory size. */
@@ -41,9 +43,8 @@ const MIN_BAND_ITEM_BYTES = 100 + 32 + 8;
 export function fixedDecisionsBound(obs: Observed, s: Settings, prices: Prices = PRICES): CostLine[] {
   const M = 1e6;
   const floor = designFloor(obs, s, prices).filter((l) => !l.item.startsWith("fetch waiting"));
-  const batch = obs.fetchBatchSize;
-  const { pagesPerHost } = fetchBatchRounds(batch, s);
-  const pageWaitMs = fetchBatchWaitMs(batch, s) / batch;
+  const waitShare = fetchPageWaitShare(obs.fetchBatchSize, s);
+  const pageWaitMs = s.pageLatencyMs * waitShare;
   const dedup = obs.functions.dedup;
   const dedupCpuMsPerArticle = dedup ? dedup.cpuMs * dedup.invocationsPerArticle : 0;
   const bandMonths = Math.min(s.storageMonths, s.lshRetentionMonths);
@@ -51,15 +52,15 @@ export function fixedDecisionsBound(obs: Observed, s: Settings, prices: Prices =
     ...floor,
     costLine(
       "Lambda",
-      `fetch waiting for the page and the host delay (${pageWaitMs.toFixed(0)} ms a page at ${LAMBDA_MIN_MB} MB)`,
+      `fetch waiting for the page only (${pageWaitMs.toFixed(0)} ms a page billed, hosts overlapping, at ${LAMBDA_MIN_MB} MB)`,
       M * lambdaGbSeconds(pageWaitMs, LAMBDA_MIN_MB),
       "GB-s",
       prices.lambdaArmPerGbSecond,
     ),
     costLine(
       "DynamoDB",
-      `Hosts: a reservation per host's ${pagesPerHost} pages, a write as each ends`,
-      M * ((pagesPerHost + 1) / pagesPerHost),
+      "Hosts: the lease taken and freed around each request",
+      2 * M,
       "WRU",
       prices.dynamoPerWru,
     ),

@@ -36,6 +36,9 @@ export interface LoadResult {
   readonly peakRssMb: number;
   readonly clustersEqualSerial: boolean;
   readonly clusters: number;
+  /** Fetch messages received (every delivery), and those put back until their host's slot. */
+  readonly fetchReceives: number;
+  readonly putBacks: number;
 }
 
 /** Stories are copied across hosts: page p of host h carries story (h·7 + p) mod stories, word for
@@ -124,7 +127,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const discovery = await runtime.discover({ sources: { sources }, run_id: runId });
     log(`  load: enqueued ${discovery.enqueued} of ${pages} pages`);
     let done = 0;
-    await runtime.drain({
+    const drained = await runtime.drain({
       maxMs: 60 * 60_000,
       onBatch: (b) => {
         if (b.fn !== "fetch") return;
@@ -174,6 +177,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       peakRssMb: Math.max(peakRss, process.memoryUsage().rss) / 2 ** 20,
       clustersEqualSerial: same(pointers) && same(members),
       clusters: expected.length,
+      fetchReceives: drained.messages.fetch ?? 0,
+      putBacks: drained.putBack.fetch ?? 0,
     };
   } finally {
     clearInterval(sampler);

@@ -140,7 +140,8 @@ function dayCost(
     pageLatencyMs: o.latencyMs,
     fetchBatch: {
       pagesPerHost: sim.pagesPerHostInBatch,
-      backlogged: mode === "burst",
+      // A burst's pages after a host's first are put back once before their slot (fetch-batch.ts).
+      putBacksPerPage: mode === "burst" ? 1 : 0,
       concurrentHosts: MAX_CONCURRENT_HOSTS,
     },
   };

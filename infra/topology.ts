@@ -103,14 +103,15 @@ export interface Topology {
 }
 
 /**
- * Fetch messages per invocation: the FIFO event source's maximum. SQS fills a FIFO batch from one message
- * group (host) first, so a host's backlog comes 10 pages to a batch, worked in order; a batch of several
- * hosts works them concurrently (lambdas/fetch.ts), so their waits overlap.
+ * Fetch messages per invocation: the event source's most for a standard queue without a batching
+ * window. A batch holds pages of many hosts (a standard queue has no groups: a FIFO queue filled a batch
+ * from one host's backlog, whose pages then had to wait for each other in the function); each due host's
+ * page is fetched, the others go back to the queue until their slot (lambdas/fetch.ts).
  */
 const FETCH_BATCH_SIZE = 10;
-// One host's whole batch in order: per page a 30 s fetch deadline plus a Crawl-delay wait capped at 30 s,
-// with margin.
-const FETCH_TIMEOUT_SECONDS = FETCH_BATCH_SIZE * 60 + 30;
+// At most one request-chain per host per batch, 3 hosts at once: 4 rounds of a page's 30 s fetch deadline
+// (robots.txt and redirect hops in it), with margin.
+const FETCH_TIMEOUT_SECONDS = 4 * 60 + 30;
 const DEDUP_TIMEOUT_SECONDS = 60;
 const DISCOVER_TIMEOUT_SECONDS = 600;
 /**
@@ -198,20 +199,21 @@ export const topology: Topology = {
       description: "Sources due now, one per message, from the dispatcher to discovery.",
     },
     fetch: {
-      // FIFO with MessageGroupId = host: one in-flight batch per host across all concurrent Lambdas.
-      fifo: true,
+      // Standard: the Hosts table alone paces a host (shared/aws/host-pace-table.ts). A FIFO group per host
+      // (before 2026-12-05) filled a batch with one backlogged host's pages, which then waited for each
+      // other's host delay in the function, billed; now a page not due waits in the queue.
+      fifo: false,
       visibilityTimeoutSeconds: FETCH_TIMEOUT_SECONDS * 6,
       // A backstop only: fetch gives up on a URL after 3 attempts itself and parks it in the DLQ
-      // (shared/crawl/fetch-attempt.ts), because a page skipped unread behind a failing page of its host
-      // counts a receive too. 10 receives leave room for three failing pages ahead of a page in its host's
-      // batches (3 skips each) before its own first attempt.
-      maxReceiveCount: 10,
+      // (shared/crawl/fetch-attempt.ts). A page put back until its host's slot counts a receive too: about
+      // one put-back per page of a backlogged host, so 20 leave room for a few re-reservations per attempt.
+      maxReceiveCount: 20,
       retentionDays: 4,
       deadLetterRetentionDays: DEAD_LETTER_RETENTION_DAYS,
       // A daily crawl drains within hours even at 1 s per host (a 5,000-URL host: 1.4 h); a URL still
       // waiting after 12 h will meet the next day's crawl: a stalled host or a failing function.
       alarmAgeSeconds: 12 * 3600,
-      description: "Canonical URLs to fetch, grouped by host.",
+      description: "Canonical URLs to fetch; a page whose host is not due waits here until its slot.",
     },
     dedup: {
       fifo: false,
@@ -273,11 +275,8 @@ export const topology: Topology = {
       // handler loaded → 275 MB (infra/memory-sizing.ts).
       memoryMb: measuredMemoryMb("fetch"),
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
-      // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the FIFO
-      // receives and deletes, and hosts' waits overlap). The price: a failed page also fails, and counts
-      // a receive against, the later pages of its host in the batch (skipped, not fetched); fetch counts
-      // attempts itself and parks a page at its third, so those pages go on then (maxReceiveCount above).
-      // At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory at once.
+      // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the
+      // receives and deletes). At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory.
       // 300 batches at once: a day of 5 M pages from 10,000 hosts at a 1 s delay is fetched in ~11 h and
       // no page waits past the queue's 12 h age alarm (bench --only scale: 20 took 93.6 h, 250 left a
       // 12.6 h wait); with dedup's 50 and discovery's 50, well inside the account's 1,000 (docs/scale.md).
@@ -348,6 +347,10 @@ export function environmentFor(fn: FunctionName, names: ResourceNames): Record<s
   const env: Record<string, string> = {};
   for (const t of Object.keys(access.tables) as TableName[]) env[envNames.table(t)] = names.tables[t];
   for (const q of Object.keys(access.queues) as QueueName[]) env[envNames.queue(q)] = names.queueUrls[q];
+  // Its own queue too: fetch puts a page whose host is not due back until its slot (ChangeMessageVisibility,
+  // which the event source's consume grant allows).
+  const { trigger } = topology.functions[fn];
+  if (trigger.kind === "queue") env[envNames.queue(trigger.queue)] = names.queueUrls[trigger.queue];
   for (const q of Object.keys(access.deadLetterQueues ?? {}) as QueueName[])
     env[envNames.deadLetterQueue(q)] = names.deadLetterQueueUrls[q];
   for (const b of Object.keys(access.buckets) as BucketName[]) env[envNames.bucket(b)] = names.buckets[b];

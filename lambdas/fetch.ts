@@ -1,7 +1,8 @@
 /**
- * fetch λ (FIFO SQS, one group per host): fetch → extract → raw sample (a share, every thin page) →
- * Articles → dedup queue. A batch's hosts are worked concurrently, each host's pages in order, so their
- * waits overlap.
+ * fetch λ (standard SQS): fetch → extract → raw sample (a share, every thin page) → Articles → dedup
+ * queue. A page never waits in the function for its host: a batch's hosts are admitted by the Hosts table
+ * (host-pace-table.ts), each due host's page is fetched (3 hosts at once), and every page whose host is not
+ * due goes back to the queue until its reserved slot, reported as a batch item failure.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
@@ -13,11 +14,11 @@ import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
+import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
-import { followedInGroup, processFifoGroupsConcurrently } from "../shared/batch/fifo-groups-concurrently";
 import { clockFrom } from "../shared/config/clock";
 import { crawlSettings } from "../shared/config/crawl-settings";
 import {
@@ -28,17 +29,17 @@ import {
   SOURCE_PROPERTY,
 } from "../shared/config/metrics";
 import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-article";
-import { fetchAttempt } from "../shared/crawl/fetch-attempt";
+import { fetchAttempt, recordKilled } from "../shared/crawl/fetch-attempt";
 import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
 import { type FetchMessage, fetchMessageSchema } from "../shared/records";
-import { articleIdFor } from "../shared/url/canonical-url";
+import { articleIdFor, hostOf } from "../shared/url/canonical-url";
 
 /** robots.txt is cached per warm container for this long. */
 const ROBOTS_TTL_MS = 15 * 60 * 1000;
 /**
- * Hosts worked at once, i.e. pages in memory at once (a FIFO batch holds at most 10). Measured with 5 MiB
+ * Hosts worked at once, i.e. pages in memory at once (a batch holds at most 10). Measured with 5 MiB
  * pages of the worst shape (650,000 tiny elements) under a 128 MB heap: 1 host +85 MB over the
  * process's baseline, 3 hosts +108 MB, 4 +138 MB, 10 +195 MB. One such page peaks at 227 MB with the
  * handler loaded, so 3 hosts ≈ 250 MB: infra/memory-sizing.ts sizes fetch from that (275 MB); 10 would
@@ -63,6 +64,25 @@ function withoutSameId(outcome: FetchOutcome, correlation_id: string) {
   if (outcome.kind !== "article" || outcome.article_id !== correlation_id) return outcome;
   const { article_id: _, ...rest } = outcome;
   return rest;
+}
+
+/**
+ * The handler's answer: the batch item failures (the pages put back among them), and which of those it
+ * put back itself (`visibilitySet`): the event source leaves a failed message's visibility as it is, and
+ * the local runtime's quick retry of failures (infra/local/sqs-driver.ts) must not undo a put-back.
+ * The exported Lambda `handler` returns `batchItemFailures` only.
+ */
+export interface FetchBatchResponse extends SQSBatchResponse {
+  readonly visibilitySet: string[];
+}
+
+/** The page's pacing host (the Hosts table's key); the URL itself when it has none (fetch refuses it). */
+function pacingHostOf(url: string): string {
+  try {
+    return hostOf(url);
+  } catch {
+    return url;
+  }
 }
 
 /** Which delivery of its message this record is (SQS's receive count, 1 on the first). */
@@ -120,24 +140,12 @@ export function createFetchHandler(env: Env) {
     shingler: new Shingler(),
   };
 
-  /** `more`: a later page of the same host follows in this batch (the pacer then holds its slot). */
-  const recordHandler = async (record: SQSRecord, more: boolean, metrics: InvocationMetrics) => {
-    const read = readFetchMessage(record);
-    if ("error" in read) {
-      // A malformed message cannot succeed on retry: parked in the DLQ at once, its host's pages go on.
-      const reason = `malformed fetch message ${record.messageId}: ${read.error}`;
-      logger.error("parked in the dead-letter queue", { messageId: record.messageId, reason });
-      await deadLetters.park(record, reason);
-      count(metrics, "malformed", "unknown");
-      return;
-    }
-    const msg = read.message;
+  const putBacks = new QueuePutBack(sqs, resource.queueUrl(env, "fetch"));
+
+  const recordHandler = async (record: SQSRecord, msg: FetchMessage, metrics: InvocationMetrics) => {
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
-    // The FIFO group is the page's pacing host (queue-sender.ts), as for `more` and the release below.
-    const group = record.attributes.MessageGroupId;
-    if (group !== undefined) pacer.expectMore(group, more);
     try {
       const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
       if (outcome.kind === "gave_up") {
@@ -161,44 +169,141 @@ export function createFetchHandler(env: Env) {
     }
   };
 
-  /** A message failed unread behind a failed page of its host: its Frontier item says so (not a crash). */
-  const markSkipped = async (record: SQSRecord) => {
-    const read = readFetchMessage(record);
-    if ("error" in read) return; // a malformed message fails on its own account when it is read
-    const msg = read.message;
+  /**
+   * A page put back until its host's slot: its Frontier item notes the delivery as skipped (not an
+   * attempt), so the next delivery does not take it for one that was killed (fetch-attempt.ts).
+   */
+  const noteSkipped = (record: SQSRecord, msg: FetchMessage, at: number) => {
     const delivery = deliveryOf(record);
-    await deps.frontier
+    return deps.frontier
       .markSkipped(msg.url, {
         delivery,
-        detail: `delivery ${delivery} skipped: an earlier page of ${record.attributes.MessageGroupId ?? "its host"} failed in the same batch`,
+        detail: `delivery ${delivery} put back: its host is due at ${new Date(at).toISOString()}`,
         now: deps.now().toISOString(),
       })
-      .catch((err) => logger.warn("could not mark a skipped page", { url: msg.url, error: String(err) }));
+      .catch((err) => logger.warn("could not note a put-back page", { url: msg.url, error: String(err) }));
   };
 
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+  return async (event: SQSEvent, context?: Context): Promise<FetchBatchResponse> => {
     if (context) logger.addContext(context);
     if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
       robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
       robotsSince = Date.now();
     }
-    const followed = followedInGroup(event.Records);
     // This invocation's metrics: one document per outcome and per source, published even when it fails.
     const metrics = new InvocationMetrics(metricsOptions);
+    const failed = new Set<string>();
+    const waiting: { record: SQSRecord; msg: FetchMessage; at: number }[] = [];
+    // The batch's pages by host; a page back from a put-back first (it holds the slot that is now).
+    const byHost = new Map<string, { record: SQSRecord; msg: FetchMessage }[]>();
     try {
-      return await processFifoGroupsConcurrently(
-        event,
-        (record) => recordHandler(record, followed.has(record.messageId), metrics),
-        {
-          ...(context ? { context } : {}),
-          maxConcurrentGroups: MAX_CONCURRENT_HOSTS,
-          onSkipped: markSkipped,
-        },
+      for (const record of event.Records) {
+        const read = readFetchMessage(record);
+        if ("error" in read) {
+          // A malformed message cannot succeed on retry: parked in the DLQ at once.
+          const reason = `malformed fetch message ${record.messageId}: ${read.error}`;
+          logger.error("parked in the dead-letter queue", { messageId: record.messageId, reason });
+          await deadLetters.park(record, reason).catch((err) => {
+            logger.error("could not park a malformed message", { error: String(err) });
+            failed.add(record.messageId);
+          });
+          count(metrics, "malformed", "unknown");
+          continue;
+        }
+        const host = pacingHostOf(read.message.url);
+        const pages = byHost.get(host) ?? [];
+        pages.push({ record, msg: read.message });
+        byHost.set(host, pages);
+      }
+      // Every host admitted at once (table calls only): the pages not due go back before any page is
+      // fetched, so an invocation killed by a slow page leaves them noted and on their way.
+      const admitted: { host: string; pages: { record: SQSRecord; msg: FetchMessage }[] }[] = [];
+      await Promise.all(
+        [...byHost].map(async ([host, pages]) => {
+          pages.sort((x, y) => deliveryOf(y.record) - deliveryOf(x.record));
+          const [first] = pages as [(typeof pages)[number]];
+          try {
+            const admission = await pacer.admit(host, pages.length, {
+              ...(first.msg.min_delay_ms === undefined ? {} : { minDelayMs: first.msg.min_delay_ms }),
+              reserved: deliveryOf(first.record) > 1,
+              putBacks: deliveryOf(first.record) - 1,
+            });
+            pages.slice(admission.taken).forEach((p, j) => {
+              waiting.push({ ...p, at: admission.slots[j] as number });
+            });
+            if (admission.taken > 0) admitted.push({ host, pages: pages.slice(0, admission.taken) });
+          } catch (err) {
+            logger.error("could not admit a host's pages", { host, error: String(err) });
+            for (const p of pages) failed.add(p.record.messageId);
+          }
+        }),
       );
+      // A page back after a killed delivery records it now (the delivery after a put-back would not
+      // know); one whose last allowed attempt that was is parked instead of put back.
+      for (const w of [...waiting]) {
+        if (deliveryOf(w.record) === 1) continue;
+        const gaveUp = await recordKilled(w.msg.url, deliveryOf(w.record), deps).catch((err) => {
+          logger.warn("could not check a put-back page's last delivery", {
+            url: w.msg.url,
+            error: String(err),
+          });
+          return null;
+        });
+        if (!gaveUp) continue;
+        waiting.splice(waiting.indexOf(w), 1);
+        logger.warn("gave up: parked in the dead-letter queue", { url: w.msg.url, ...gaveUp });
+        await deadLetters
+          .park(w.record, `${gaveUp.reason} after ${gaveUp.attempts} attempts: ${gaveUp.detail}`)
+          .catch(() => failed.add(w.record.messageId)); // not parked: delivered again, and parked then
+        count(metrics, gaveUp.reason, w.msg.source_id);
+      }
+      if (waiting.length > 0) {
+        await Promise.all(waiting.map((w) => noteSkipped(w.record, w.msg, w.at)));
+        const refused = new Set(
+          await putBacks
+            .putBack(
+              waiting.map((w) => ({ receiptHandle: w.record.receiptHandle, at: w.at })),
+              // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
+              Date.now(),
+            )
+            .catch((err) => {
+              logger.warn("could not put pages back", { error: String(err) });
+              return waiting.map((w) => w.record.receiptHandle);
+            }),
+        );
+        for (const w of waiting) {
+          failed.add(w.record.messageId);
+          if (refused.has(w.record.receiptHandle)) logger.warn("page not put back", { url: w.msg.url });
+        }
+      }
+      let next = 0;
+      // A fixed pool: never more than MAX_CONCURRENT_HOSTS pages in memory at once.
+      const worker = async () => {
+        for (let i = next++; i < admitted.length; i = next++) {
+          const { host, pages } = admitted[i] as (typeof admitted)[number];
+          for (const [j, { record, msg }] of pages.entries()) {
+            // While more of the host's pages follow, each request's end keeps the host for the next.
+            pacer.expectMore(host, j < pages.length - 1);
+            try {
+              await recordHandler(record, msg, metrics);
+            } catch {
+              failed.add(record.messageId);
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: MAX_CONCURRENT_HOSTS }, worker));
+      const visibilitySet = waiting.map((w) => w.record.messageId);
+      return {
+        batchItemFailures: event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
+        visibilitySet,
+      };
     } finally {
-      // A slot held for a page that made no request goes back; failing that, the host idles one interval.
+      // A host taken for a page that made no request goes back; failing that, the host idles one lease.
       await pacer
-        .release(event.Records.flatMap((r) => r.attributes.MessageGroupId ?? []))
+        .release(byHost.keys())
         .catch((err) => logger.warn("could not release a host slot", { error: String(err) }));
       metrics.publish();
     }
@@ -206,7 +311,9 @@ export function createFetchHandler(env: Env) {
 }
 
 let cached: ReturnType<typeof createFetchHandler> | undefined;
-export const handler = (event: SQSEvent, context?: Context) => {
+/** Lambda gets the batch item failures alone: `visibilitySet` is for the local runtime's driver. */
+export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   cached ??= createFetchHandler(process.env);
-  return cached(event, context);
+  const { batchItemFailures } = await cached(event, context);
+  return { batchItemFailures };
 };

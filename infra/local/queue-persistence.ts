@@ -2,12 +2,14 @@
  * fauxqs keeps queues in memory only, so a local run that stops with messages left (a signal, an
  * emulator restart) copies every queue, DLQs included, to the data directory, and the next start sends
  * them back: the run resumes where it stopped, nothing lost. Each message keeps its FIFO group and
- * deduplication id; the file is removed once restored, so a message is never restored twice.
+ * deduplication id; the file is removed once restored, so a message is never restored twice. A message
+ * not visible (fetch put it back until its host's slot, seconds away in a local run) is waited for.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
   type SQSClient,
@@ -24,24 +26,44 @@ export type NamedQueues = Readonly<Record<string, string>>;
 
 const fileOf = (dir: string, name: string) => join(dir, `${name}.jsonl`);
 
+/** The longest a message put back until a slot can be away (SQS's longest delay): saving waits for it. */
+const MAX_AWAY_MS = 15 * 60_000;
+
+/** Messages of the queue not visible now (put back until a time, or in a handler still). */
+async function notVisible(sqs: SQSClient, url: string): Promise<number> {
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ["ApproximateNumberOfMessagesNotVisible"],
+    }),
+  );
+  return Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
 /** Moves every message of each queue into `dir` (the queues are left empty). Returns the count. */
 export async function saveQueues(sqs: SQSClient, queues: NamedQueues, dir: string): Promise<number> {
   mkdirSync(dir, { recursive: true });
   let n = 0;
   for (const [name, url] of Object.entries(queues)) {
     const saved: SavedMessage[] = [];
+    const until = Date.now() + MAX_AWAY_MS;
     for (;;) {
       const out = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: url,
           MaxNumberOfMessages: 10,
           VisibilityTimeout: 300,
-          WaitTimeSeconds: 0,
+          WaitTimeSeconds: 1,
           MessageSystemAttributeNames: ["MessageGroupId", "MessageDeduplicationId"],
         }),
       );
       const messages = out.Messages ?? [];
-      if (messages.length === 0) break;
+      if (messages.length === 0) {
+        if ((await notVisible(sqs, url)) === 0) break;
+        if (Date.now() > until)
+          throw new Error(`${name}: messages still not visible after ${MAX_AWAY_MS} ms`);
+        continue;
+      }
       for (const m of messages) {
         saved.push({
           body: m.Body ?? "",

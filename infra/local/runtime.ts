@@ -68,6 +68,8 @@ export interface DrainStats {
   readonly batches: Record<string, number>;
   readonly messages: Record<string, number>;
   readonly failedDeliveries: Record<string, number>;
+  /** Deliveries the handler put back until a time (fetch: the page's host was not due). */
+  readonly putBack: Record<string, number>;
 }
 
 export interface RunCounts {
@@ -249,7 +251,7 @@ export class LocalRuntime {
     } = {},
   ): Promise<DrainStats> {
     const queues = opts.only ?? queueNames;
-    const stats: DrainStats = { batches: {}, messages: {}, failedDeliveries: {} };
+    const stats: DrainStats = { batches: {}, messages: {}, failedDeliveries: {}, putBack: {} };
     const deadline = Date.now() + (opts.maxMs ?? 30 * 60_000);
     for (;;) {
       await Promise.all(
@@ -279,6 +281,7 @@ export class LocalRuntime {
               stats.batches[fn] = (stats.batches[fn] ?? 0) + 1;
               stats.messages[fn] = (stats.messages[fn] ?? 0) + r.received;
               stats.failedDeliveries[fn] = (stats.failedDeliveries[fn] ?? 0) + r.failed;
+              stats.putBack[fn] = (stats.putBack[fn] ?? 0) + (r.putBack ?? 0);
               opts.onBatch?.({ fn, received: r.received, failed: r.failed });
             }
           });
@@ -292,7 +295,7 @@ export class LocalRuntime {
           `drain timed out with messages left: ${depths.map(([q, d]) => `${q}=${d}`).join(", ")}`,
         );
       }
-      // FIFO groups with a message in flight hand out nothing until it is done: wait a little.
+      // Messages put back until a slot (or in flight elsewhere) are not visible yet: wait a little.
       await new Promise((r) => setTimeout(r, 50));
     }
   }

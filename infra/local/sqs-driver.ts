@@ -13,7 +13,11 @@ import {
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { ABANDONED, settleOrAbandon } from "./settle-or-abandon";
 
-export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
+/** `visibilitySet`: failures the handler put back itself until a time (lambdas/fetch.ts); Lambda's event
+ * source leaves a failed message's visibility as it is, so the quick local retry must not undo it. */
+export type SqsHandler = (
+  event: SQSEvent,
+) => Promise<(SQSBatchResponse & { readonly visibilitySet?: readonly string[] }) | undefined>;
 
 export interface SqsDriverOptions {
   readonly queueUrl: string;
@@ -56,6 +60,8 @@ export interface BatchResult {
   readonly failed: number;
   /** Messages released unfinished because the run stopped (neither done nor failed: for the next run). */
   readonly abandoned?: number;
+  /** Messages the handler put back until a time (not failures). */
+  readonly putBack?: number;
 }
 
 /** Receives and processes one batch. Returns null when the queue had nothing to hand out. */
@@ -78,10 +84,11 @@ export async function pumpOnce(
   const records = messages.map((m) => toRecord(m, opts));
   // A handler that throws fails the whole batch, as in Lambda.
   const all = () => new Set(records.map((r) => r.messageId));
-  const handled = handler({ Records: records }).then(
-    (res) => new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier)),
-    all,
-  );
+  let kept = new Set<string>();
+  const handled = handler({ Records: records }).then((res) => {
+    kept = new Set(res?.visibilitySet ?? []);
+    return new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  }, all);
   const failedIds = await settleOrAbandon(handled, opts.signal);
   if (failedIds === ABANDONED) {
     // Visible again at once, uncounted: the stopping run saves the queue and the next run delivers them.
@@ -98,7 +105,8 @@ export async function pumpOnce(
     return { received: records.length, failed: 0, abandoned: records.length };
   }
   const done = records.filter((r) => !failedIds.has(r.messageId));
-  const failed = records.filter((r) => failedIds.has(r.messageId));
+  const failed = records.filter((r) => failedIds.has(r.messageId) && !kept.has(r.messageId));
+  const putBack = records.filter((r) => kept.has(r.messageId)).length;
   if (done.length > 0) {
     await sqs.send(
       new DeleteMessageBatchCommand({
@@ -119,5 +127,5 @@ export async function pumpOnce(
       }),
     );
   }
-  return { received: records.length, failed: failed.length };
+  return { received: records.length, failed: failed.length, putBack };
 }

@@ -53,7 +53,7 @@ export class FrontierTable implements Frontier {
           Key: { url_id },
           // A new crawl of the URL: its attempts count from zero again (fetch gives up after MAX_FETCH_ATTEMPTS).
           UpdateExpression:
-            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skip_detail",
+            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail",
           ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: {
@@ -80,24 +80,31 @@ export class FrontierTable implements Frontier {
   }
 
   async markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { url_id: articleIdFor(url) },
-          // Beside the outcome, never over it: a page retried after a failure keeps its reason and detail.
-          UpdateExpression: "SET skipped_delivery = :d, skip_detail = :detail, updated_at = :now",
-          ConditionExpression: "attribute_exists(url_id)",
-          ExpressionAttributeValues: {
-            ":d": s.delivery,
-            ":detail": s.detail.slice(0, 1000),
-            ":now": s.now,
-          },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionalCheckFailure(err)) throw err;
-    }
+    const values = { ":d": s.delivery, ":detail": s.detail.slice(0, 1000), ":now": s.now };
+    const note = async (expr: string, condition: string, extra: Record<string, number> = {}) => {
+      try {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { url_id: articleIdFor(url) },
+            // Beside the outcome, never over it: a page retried after a failure keeps its reason and detail.
+            UpdateExpression: `SET skipped_delivery = :d, skip_detail = :detail, updated_at = :now${expr}`,
+            ConditionExpression: `attribute_exists(url_id)${condition}`,
+            ExpressionAttributeValues: { ...values, ...extra },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (!isConditionalCheckFailure(err)) throw err;
+        return false;
+      }
+    };
+    // A run of skipped deliveries (a page put back again and again) starts at `skipped_from`, so the
+    // delivery after it knows which one before it should have recorded an outcome. Most notes start a run:
+    // one write; one that continues a run is written again without moving its start.
+    const prev = { ":prev": s.delivery - 1 };
+    if (await note(", skipped_from = :d", " AND NOT (skipped_delivery = :prev)", prev)) return;
+    await note("", " AND skipped_delivery = :prev", prev);
   }
 
   async markFetched(
@@ -140,17 +147,32 @@ export class FrontierTable implements Frontier {
 
   /**
    * Sets the fields and counts an attempt; returns the attempts now recorded (the write returns them).
-   * An outcome stamped with its delivery never overwrites one of a later delivery: an invocation
+   * An outcome stamped with its delivery never overwrites one of a later delivery, nor lands after a
+   * later delivery was put back (a standard queue may also deliver a message twice): an invocation
    * abandoned at its timeout that still finishes changes nothing (StaleDeliveryError).
    */
   private async update(url: string, fields: Record<string, unknown>): Promise<number> {
     const expr = setExpression({ ...fields, url }, { add: { attempts: 1 } });
     const delivery = fields.last_delivery;
+    // A later delivery that was put back (skipped_delivery) also makes this one stale, except for the
+    // killed mark a later delivery writes for an earlier one after its put-backs (fetch-attempt.ts).
+    // A delivery marked killed is over: its own late outcome is refused too.
+    const killed = fields.reason === "killed";
     const stale =
       typeof delivery === "number"
         ? {
-            ConditionExpression: "attribute_not_exists(last_delivery) OR last_delivery <= :delivery",
-            ExpressionAttributeValues: { ...expr.ExpressionAttributeValues, ":delivery": delivery },
+            ConditionExpression: killed
+              ? "attribute_not_exists(last_delivery) OR last_delivery <= :delivery"
+              : "(attribute_not_exists(last_delivery) OR last_delivery < :delivery OR (last_delivery = :delivery AND NOT (#stale_reason = :killed))) AND (attribute_not_exists(skipped_delivery) OR skipped_delivery < :delivery)",
+            ExpressionAttributeNames: {
+              ...expr.ExpressionAttributeNames,
+              ...(killed ? {} : { "#stale_reason": "reason" }),
+            },
+            ExpressionAttributeValues: {
+              ...expr.ExpressionAttributeValues,
+              ":delivery": delivery,
+              ...(killed ? {} : { ":killed": "killed" }),
+            },
           }
         : {};
     try {

@@ -1,7 +1,6 @@
 /**
- * Per-host pacing across every concurrent function: discovery and all fetch Lambdas. The FIFO queue
- * (one message group per host) keeps one fetch batch per host in flight; this table closes the gaps
- * between batches in different containers, discovery's requests, and redirect hops to another host.
+ * Per-host pacing across every concurrent function: discovery and all fetch Lambdas. The fetch queue is
+ * a standard queue; this table alone decides when a host's next request may start, whoever sends it.
  *
  * The host's item says when its next request may start (`next_at`) and, while a request is out,
  * until when the host is taken (`busy_until`: at most HOST_LEASE_MS, so a container that dies
@@ -12,13 +11,17 @@
  * last one ended, whoever sent it. (Before the lease, a second container reserved one interval after
  * the first request's start, so a request slower than the interval overlapped the next.)
  *
- * A fetch batch of a daily burst is one host's pages in order. While the caller says more requests to
- * a host follow (`expectMore`), `done` keeps the host for the next one in the same write: its slot one
- * interval after this end, the lease running on. The next `wait` then costs no table call. A daily
- * burst's 10-page batch costs 11 writes and 1 read instead of 20 and 10; `release` frees a host kept
- * for a request that did not come.
+ * Fetch does not wait for a host in the function (`admit`): a page whose host is not due within
+ * MAX_WAIT_IN_FUNCTION_MS reserves the host's next free slot on the item's schedule (`scheduled_until`,
+ * one `spacing_ms` per page) and goes back to its queue until then; a page that is due takes the host at
+ * once. The lease above stays the rule: a page back at its slot takes the host like any request, so
+ * the schedule only makes pages come back when the host is likely free, never lets two requests overlap.
+ *
+ * While the caller says more requests to a host follow (`expectMore`), `done` keeps the host for the
+ * next one in the same write (its slot one interval after this end, the lease running on); `release`
+ * frees a host kept for a request that did not come.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hostIntervalMs } from "../fetch/crawl-delay";
 import { sleepMs } from "../fetch/host-pacer";
 import { DEFAULT_FETCH_LIMITS } from "../fetch/http";
@@ -34,6 +37,45 @@ export interface HostPaceOptions {
 /** How long a request may keep its host: HttpClient's whole budget for one URL (every hop), plus 5 s
  * for the writes around it. */
 export const HOST_LEASE_MS = DEFAULT_FETCH_LIMITS.totalTimeoutMs + 5_000;
+/**
+ * The longest a fetch waits in the function for a host that is due (its slot a little ahead). SQS
+ * returns a page only to the whole second (DelaySeconds and visibility timeouts are whole seconds), and
+ * a page back at its slot finds the host's previous request ended up to a few hundred ms late (the
+ * 300 ms publisher latency the cost model assumes, against the slot's allowance): 200 ms of 197 MB costs
+ * $0.0000033 a page, a put-back (a receive share, a visibility change, a Frontier note and a slot
+ * reservation) about $0.000002 and a second delivery's request share, so below 200 ms a wait is cheaper
+ * than a put-back; much above, the function pays to wait, which is what this design removes.
+ */
+export const MAX_WAIT_IN_FUNCTION_MS = 200;
+/** What a slot allows a request besides the host's interval before the next page comes back, until the
+ * host's own request times are measured (`spacing_ms`): the cost model's 300 ms latency with margin. */
+const REQUEST_ALLOWANCE_MS = 500;
+/** SQS's longest visibility timeout (12 h): a page due later comes back then and reserves again. */
+export const MAX_PUT_BACK_MS = 12 * 3600 * 1000;
+
+/** A whole number of seconds (SQS's unit) at least `ms`. */
+function wholeSeconds(ms: number): number {
+  return Math.ceil(ms / 1000) * 1000;
+}
+
+/** The time between two reserved slots of a host: its interval plus a request, to the whole second (a
+ * 1 s delay and a 300 ms request: 2 s slots), so a page that comes back at its slot finds the host free. */
+export function slotSpacingMs(intervalMs: number, requestMs = REQUEST_ALLOWANCE_MS): number {
+  return Math.max(1000, wholeSeconds(intervalMs + requestMs));
+}
+
+/** What `admit` decided for a host's pages in a batch. */
+export interface Admission {
+  /** The first `taken` pages may be fetched now, in order: the host is taken for the first (its `wait`
+   * costs no table call). More than one only when the host's interval is within
+   * MAX_WAIT_IN_FUNCTION_MS: each page then waits at most that for the one before. */
+  readonly taken: number;
+  /** For each page not taken, in order: when it is due (epoch ms, whole seconds from `now`). */
+  readonly slots: readonly number[];
+}
+
+/** How late a request may start on a kept slot without renewing its lease (a write). */
+const LATE_START_MS = 1000;
 /** While another request has the host, its item is read again this often (one read unit each). */
 const POLL_MS = 250;
 /** Conditional writes lost to other reservations before giving up (each loser reads again). */
@@ -60,6 +102,8 @@ export class HostPaceTable implements Pacer {
   /** Per host: this pacer's requests between `wait` and `done` (a redirect hop may join a host's own
    * pages in one container); a host is kept for the next request only when the ending one was alone. */
   private readonly inFlight = new Map<string, number>();
+  /** Per host: when this pacer's last request to it started (its time spaces the host's slots). */
+  private readonly startedAt = new Map<string, number>();
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -106,29 +150,13 @@ export class HostPaceTable implements Pacer {
       const next = num(item?.next_at);
       const slot = next === null ? now : Math.max(now, next);
       const v = num(item?.v);
-      try {
-        await this.doc.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: {
-              host,
-              next_at: slot + interval,
-              busy_until: slot + HOST_LEASE_MS,
-              v: (v ?? 0) + 1,
-              expires_at: expiresAt(slot + HOST_LEASE_MS),
-            },
-            // Only if nobody took the host since it was read: otherwise read again.
-            ConditionExpression:
-              item === undefined
-                ? "attribute_not_exists(host)"
-                : v === null
-                  ? "attribute_not_exists(v)"
-                  : "v = :v",
-            ...(v === null ? {} : { ExpressionAttributeValues: { ":v": v } }),
-          }),
-        );
-      } catch (err) {
-        if (!isConditionalCheckFailure(err)) throw err;
+      const fields = {
+        next_at: slot + interval,
+        busy_until: slot + HOST_LEASE_MS,
+        expires_at: expiresAt(slot + HOST_LEASE_MS),
+      };
+      // Only if nobody took the host since it was read: otherwise read again.
+      if (!(await this.setIfUnchanged(host, item, fields, { takes: true, schedules: false }))) {
         lost++;
         continue;
       }
@@ -139,21 +167,143 @@ export class HostPaceTable implements Pacer {
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
   }
 
+  /**
+   * Decides a batch's `pages` of `host` without waiting: when the host is due within
+   * MAX_WAIT_IN_FUNCTION_MS, the first page takes it (`taken`) and the rest reserve the next slots;
+   * otherwise every page reserves one. `reserved`: the pages come back from a put-back, so they hold
+   * the slot that is now (a fresh page queues behind the schedule, one back at its slot does not);
+   * `putBacks`: how often they were put back already. One consistent read and one conditional write.
+   */
+  async admit(
+    host: string,
+    pages: number,
+    opts: { minDelayMs?: number; reserved?: boolean; putBacks?: number } = {},
+  ): Promise<Admission> {
+    for (let lost = 0; lost < ATTEMPTS; lost++) {
+      const item = (
+        await this.doc.send(
+          new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
+        )
+      ).Item;
+      const now = this.now();
+      const interval = Math.max(this.intervalMs(null, opts.minDelayMs), num(item?.interval_ms) ?? 0);
+      const spacing = Math.max(slotSpacingMs(interval), num(item?.spacing_ms) ?? 0);
+      const busyUntil = num(item?.busy_until) ?? 0;
+      const nextAt = num(item?.next_at) ?? 0;
+      const scheduled = num(item?.scheduled_until) ?? 0;
+      const bound = now + MAX_WAIT_IN_FUNCTION_MS;
+      const due = busyUntil <= now && nextAt <= bound && (opts.reserved === true || scheduled <= bound);
+      const v = num(item?.v);
+      const start = due ? Math.max(now, nextAt) : 0;
+      // The next free slot: after the schedule, and after the request out now: its start + a spacing,
+      // or, for a page already put back that finds the host still taken (a request hanging, its lease
+      // running), twice as far each time, up to the lease's end, so a hung request costs a page a few
+      // put-backs (each a receive against the queue's maxReceiveCount), not one per spacing.
+      const backoff = Math.min(busyUntil, now + spacing * 2 ** Math.min(opts.putBacks ?? 0, 5));
+      const afterBusy = (opts.putBacks ?? 0) > 0 ? backoff : nextAt - interval + spacing;
+      const first = due
+        ? Math.max(scheduled, start + spacing)
+        : Math.max(scheduled, busyUntil > now ? afterBusy : nextAt, now);
+      // A host whose interval is within the bound: its pages follow each other in the function.
+      const chained = due ? (interval <= MAX_WAIT_IN_FUNCTION_MS ? pages : 1) : 0;
+      const rest = pages - chained;
+      const slots = Array.from({ length: rest }, (_, i) => now + wholeSeconds(first - now) + i * spacing);
+      const scheduledUntil = rest > 0 ? (slots.at(-1) as number) + spacing : scheduled;
+      const fields: Record<string, number> = due
+        ? {
+            next_at: start + interval,
+            busy_until: start + HOST_LEASE_MS,
+            scheduled_until: scheduledUntil,
+            expires_at: expiresAt(Math.max(start + HOST_LEASE_MS, scheduledUntil)),
+          }
+        : { scheduled_until: scheduledUntil, expires_at: expiresAt(Math.max(scheduledUntil, busyUntil)) };
+      if (!due && rest === 0) return { taken: 0, slots };
+      // Only if nobody took the host (when taking it) or reserved a slot since it was read. A reservation
+      // alone leaves the version: the request out now still frees the host with its own write.
+      if (!(await this.setIfUnchanged(host, item, fields, { takes: due, schedules: true }))) continue;
+      if (due) {
+        this.mine.set(host, (v ?? 0) + 1);
+        this.held.set(host, start);
+      }
+      return { taken: chained, slots };
+    }
+    throw new Error(`could not admit a page of ${host} after ${ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Sets `fields` if the item is as read: its version when the write `takes` the host (the version then
+   * moves on), its schedule when the write `schedules` slots. False when another write came first.
+   */
+  private async setIfUnchanged(
+    host: string,
+    item: Record<string, unknown> | undefined,
+    fields: Record<string, number>,
+    check: { takes: boolean; schedules: boolean },
+  ): Promise<boolean> {
+    const v = num(item?.v);
+    const scheduled = num(item?.scheduled_until);
+    const conditions: string[] = [];
+    const values: Record<string, number> = Object.fromEntries(
+      Object.entries(fields).map(([n, x]) => [`:${n}`, x]),
+    );
+    if (item === undefined) conditions.push("attribute_not_exists(host)");
+    else {
+      if (check.takes) {
+        conditions.push(v === null ? "attribute_not_exists(v)" : "v = :v");
+        if (v !== null) values[":v"] = v;
+      }
+      if (check.schedules) {
+        conditions.push(
+          scheduled === null ? "attribute_not_exists(scheduled_until)" : "scheduled_until = :s",
+        );
+        if (scheduled !== null) values[":s"] = scheduled;
+      }
+    }
+    const sets = Object.keys(fields).map((n) => `${n} = :${n}`);
+    if (check.takes) {
+      sets.push("v = :v1");
+      values[":v1"] = (v ?? 0) + 1;
+    }
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { host },
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ...(conditions.length > 0 ? { ConditionExpression: conditions.join(" AND ") } : {}),
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (err) {
+      if (isConditionalCheckFailure(err)) return false;
+      throw err;
+    }
+    return true;
+  }
+
   /** The request to `host` ended: the host is free from one interval after now (or kept for the next). */
   async done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
-    const next = this.now() + interval;
+    const now = this.now();
+    const next = now + interval;
+    const startedAt = this.startedAt.get(host);
+    this.startedAt.delete(host);
+    // What admit spaces the host's reserved slots by: this interval and this request's time.
+    const pace = {
+      interval_ms: interval,
+      spacing_ms: slotSpacingMs(interval, startedAt === undefined ? undefined : now - startedAt + 100),
+    };
     const mine = this.mine.get(host);
     this.mine.delete(host);
     const inFlight = this.inFlight.get(host) ?? 0;
     if (inFlight > 1) this.inFlight.set(host, inFlight - 1);
     else this.inFlight.delete(host);
     if (mine === undefined) return this.freeLate(host, next);
-    if (inFlight <= 1 && this.expected.has(host) && (await this.take(host, mine, next, interval))) {
+    if (inFlight <= 1 && this.expected.has(host) && (await this.take(host, mine, next, interval, pace))) {
       this.held.set(host, next);
       return;
     }
-    if (!(await this.free(host, mine, next))) await this.freeLate(host, next);
+    if (!(await this.free(host, mine, next, pace))) await this.freeLate(host, next);
   }
 
   /**
@@ -177,6 +327,7 @@ export class HostPaceTable implements Pacer {
 
   private started(host: string): void {
     this.inFlight.set(host, (this.inFlight.get(host) ?? 0) + 1);
+    this.startedAt.set(host, this.now());
   }
 
   /** Uses the host `done` kept for this request, if any: true when the request may start now. */
@@ -191,14 +342,24 @@ export class HostPaceTable implements Pacer {
       await this.sleep(slot - now);
       return true;
     }
+    // A little late (the work between admission and the request): the lease, HttpClient's whole budget
+    // plus 5 s, still covers the request, and its end sets the next slot anyway.
+    if (now <= slot + LATE_START_MS) return true;
     // Late for the kept slot: start now, renewing the lease, unless the lease ran out and someone took
     // the host meanwhile (then queue for it as anyone would).
     return this.take(host, mine, now, interval);
   }
 
   /** Takes the host for a request starting at `slot`, if this pacer's write is still the last. */
-  private take(host: string, seen: number, slot: number, interval: number): Promise<boolean> {
+  private take(
+    host: string,
+    seen: number,
+    slot: number,
+    interval: number,
+    pace: Record<string, number> = {},
+  ): Promise<boolean> {
     return this.write(host, seen, {
+      ...pace,
       next_at: slot + interval,
       busy_until: slot + HOST_LEASE_MS,
       expires_at: expiresAt(slot + HOST_LEASE_MS),
@@ -206,8 +367,13 @@ export class HostPaceTable implements Pacer {
   }
 
   /** Frees the host from `next`, if this pacer's write is still the last. */
-  private free(host: string, seen: number, next: number): Promise<boolean> {
-    return this.write(host, seen, { next_at: next, busy_until: 0, expires_at: expiresAt(next) });
+  private free(
+    host: string,
+    seen: number,
+    next: number,
+    pace: Record<string, number> = {},
+  ): Promise<boolean> {
+    return this.write(host, seen, { ...pace, next_at: next, busy_until: 0, expires_at: expiresAt(next) });
   }
 
   /** The lease ran out before the request ended and someone took the host: keep the later slot. */

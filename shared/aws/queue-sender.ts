@@ -1,5 +1,4 @@
 /** Sends messages to an SQS queue in batches of ten, retrying entries SQS reports as failed. */
-import { createHash } from "node:crypto";
 import {
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
@@ -8,7 +7,6 @@ import {
 import type { DiscoverMessage } from "../crawl/discover-message";
 import type { DedupQueue, DiscoverQueue, FetchQueue } from "../crawl/ports";
 import type { DedupMessage, FetchMessage } from "../records";
-import { hostOf } from "../url/canonical-url";
 
 const MAX_ATTEMPTS = 4;
 
@@ -32,9 +30,8 @@ async function sendBatched(
   }
 }
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-
-/** FIFO fetch queue: one message group per host paces each host across all concurrent consumers. */
+/** Standard fetch queue: the Hosts table paces each host (a duplicate delivery is refused by the Frontier's
+ * delivery stamp or re-fetches the page, whose article put is idempotent). */
 export class FetchQueueSender implements FetchQueue {
   constructor(
     private readonly sqs: SQSClient,
@@ -45,11 +42,7 @@ export class FetchQueueSender implements FetchQueue {
     return sendBatched(
       this.sqs,
       this.queueUrl,
-      messages.map((m) => ({
-        MessageBody: JSON.stringify(m),
-        MessageGroupId: hostOf(m.url),
-        MessageDeduplicationId: sha256(`${m.run_id}\n${m.url}`),
-      })),
+      messages.map((m) => ({ MessageBody: JSON.stringify(m) })),
     );
   }
 }

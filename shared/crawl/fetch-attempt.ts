@@ -1,15 +1,13 @@
 /**
  * One delivery of a fetch message, with its outcome always on the Frontier item: a delivery that
  * follows one which ended without an outcome (the function was killed by its timeout or memory, or
- * crashed; not one skipped unread behind a failed page of its host) records `killed` first; an error
- * the fetch did not record itself (storage failing after the SDK's retries, a bug) is recorded before
+ * crashed; not one put back until its host's slot, nor one after such put-backs) records `killed`
+ * first; an error the fetch did not record itself (storage failing after the SDK's retries, a bug) is recorded before
  * it is rethrown for SQS to retry. So when a message reaches the DLQ, the item says why.
  *
  * The fetch counts a URL's attempts itself (the Frontier's `attempts`) and gives up after
- * MAX_FETCH_ATTEMPTS: the caller parks the message in the DLQ and the host's later pages go on. SQS's
- * receive count cannot decide this, because a page skipped unread behind a failing page of its host
- * counts a receive too: with the receive count deciding, a page failing three times took the pages
- * behind it in its batches to the DLQ unfetched.
+ * MAX_FETCH_ATTEMPTS: the caller parks the message in the DLQ. SQS's receive count cannot decide this,
+ * because a page put back until its host's slot counts a receive too.
  */
 import type { FailureReason, FetchMessage } from "../records";
 import { type FetchDeps, type FetchOutcome, fetchArticle, TransientFetchError } from "./fetch-article";
@@ -42,15 +40,46 @@ function stampingDelivery(f: Frontier, delivery: number): Frontier {
   };
 }
 
-/** Whether delivery `delivery - 1` ended without an outcome and was not skipped: it was killed. */
-async function previousDeliveryKilled(frontier: Frontier, url: string, delivery: number): Promise<boolean> {
+/**
+ * The delivery before `delivery` that should have recorded an outcome and did not (it was killed), if
+ * any: the one just before, or, when that one and those before it were put back (a run of skips), the one
+ * before the run.
+ */
+async function killedDelivery(frontier: Frontier, url: string, delivery: number): Promise<number | null> {
   const entry = await frontier.get(url);
-  if (!entry) return false;
-  const previous = delivery - 1;
-  if (entry.skipped_delivery === previous) return false;
+  if (!entry) return null;
+  const skippedTo = entry.skipped_delivery;
+  const previous =
+    skippedTo === delivery - 1 ? (entry.skipped_from ?? skippedTo ?? delivery) - 1 : delivery - 1;
+  if (previous < 1) return null;
   // Items recorded before deliveries were stamped: an outcome of any delivery leaves the status.
-  if (entry.last_delivery === undefined || entry.last_delivery === null) return entry.status === "queued";
-  return entry.last_delivery !== previous;
+  if (entry.last_delivery === undefined || entry.last_delivery === null)
+    return entry.status === "queued" ? previous : null;
+  return entry.last_delivery >= previous ? null : previous;
+}
+
+/**
+ * Records `killed` for the delivery before this one that ended without an outcome, if any; the URL's
+ * give-up when that was its last allowed attempt. Fetch calls it before fetching, and before putting a
+ * page back (a killed delivery is recorded by the next one, even when that one is put back).
+ */
+export async function recordKilled(
+  url: string,
+  delivery: number,
+  deps: Pick<FetchDeps, "frontier" | "now">,
+): Promise<GaveUp | null> {
+  const killed = delivery > 1 ? await killedDelivery(deps.frontier, url, delivery) : null;
+  if (killed === null) return null;
+  const detail = `delivery ${killed} ended without an outcome (function timeout, out of memory or a crash)`;
+  const attempts = await deps.frontier.markFailed(url, {
+    reason: "killed",
+    detail,
+    http_status: null,
+    now: deps.now().toISOString(),
+    // Stamped with the killed delivery: this one has not recorded its own outcome yet.
+    delivery: killed,
+  });
+  return attempts >= MAX_FETCH_ATTEMPTS ? { kind: "gave_up", reason: "killed", detail, attempts } : null;
 }
 
 export async function fetchAttempt(
@@ -59,18 +88,8 @@ export async function fetchAttempt(
   deps: FetchDeps,
 ): Promise<FetchOutcome | GaveUp> {
   const frontier = stampingDelivery(deps.frontier, delivery);
-  if (delivery > 1 && (await previousDeliveryKilled(frontier, msg.url, delivery))) {
-    const detail = `delivery ${delivery - 1} ended without an outcome (function timeout, out of memory or a crash)`;
-    const attempts = await deps.frontier.markFailed(msg.url, {
-      reason: "killed",
-      detail,
-      http_status: null,
-      now: deps.now().toISOString(),
-      // Stamped with the killed delivery: this one has not recorded its own outcome yet.
-      delivery: delivery - 1,
-    });
-    if (attempts >= MAX_FETCH_ATTEMPTS) return { kind: "gave_up", reason: "killed", detail, attempts };
-  }
+  const gaveUp = await recordKilled(msg.url, delivery, deps);
+  if (gaveUp) return gaveUp;
   try {
     return await fetchArticle(msg, { ...deps, frontier });
   } catch (err) {

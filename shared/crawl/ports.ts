@@ -19,8 +19,12 @@ export interface FrontierEntry {
   readonly detail?: string | null;
   /** Outcomes recorded (fetched, failed, killed) since the URL was last claimed: its fetch attempts. */
   readonly attempts?: number;
-  /** The delivery (SQS receive count) of this URL's message that was skipped unread, when one was. */
+  /** The delivery (SQS receive count) of this URL's message that was skipped unread (put back until its
+   * host's slot), when one was. */
   readonly skipped_delivery?: number | null;
+  /** The first of the skipped deliveries that run up to `skipped_delivery` (a page put back again and
+   * again); absent on items written before it was kept: `skipped_delivery` alone. */
+  readonly skipped_from?: number | null;
   /** Why that delivery was skipped (an earlier page of its host failed in the same batch). */
   readonly skip_detail?: string | null;
   /** The delivery whose outcome (fetched or failed) was recorded last, when the fetch said. */

@@ -62,7 +62,7 @@ const observed: Observed = {
     dedup: { invocationsPerArticle: 0.1, cpuMs: 30, ioMs: 100, appLogBytes: 2000 },
   },
   fetchBatchSize: 5,
-  sqs: { fifoRequests: 0.6, standardRequests: 0.3 },
+  sqs: { fetchQueueRequests: 0.6, standardRequests: 0.3 },
   tables: {
     buckets: { rru: 40, wru: 40, storedBytes: 4000 },
     articles: { rru: 1, wru: 8, storedBytes: 6000 },
@@ -89,20 +89,22 @@ describe("cost per million articles", () => {
     const wru = lines.find((l) => l.item === "buckets writes")!;
     expect(wru.quantity).toBe(40e6);
     expect(wru.usd).toBeCloseTo(40e6 * PRICES.dynamoPerWru);
-    const fifo = lines.find((l) => l.item.startsWith("FIFO"))!;
-    expect(fifo.usd).toBeCloseTo(0.6e6 * PRICES.sqsFifoPerRequest);
+    const fetchQueue = lines.find((l) => l.item.startsWith("fetch queue (send"))!;
+    expect(fetchQueue.usd).toBeCloseTo(0.6e6 * PRICES.sqsStandardPerRequest);
+    // Fetch's 0.2 invocations per article twice over (a daily burst's page is put back once), dedup's 0.1.
     const requests = lines.find((l) => l.service === "Lambda" && l.item === "requests")!;
-    expect(requests.quantity).toBeCloseTo(0.3e6);
+    expect(requests.quantity).toBeCloseTo(0.5e6);
     expect(totalUsd(lines)).toBeCloseTo(lines.reduce((s, l) => s + l.usd, 0));
   });
 
-  it("charges the host delay each fetched page waits out", () => {
+  it("bills no host delay: a page whose host is not due waits in the queue", () => {
     const paced = totalUsd(costBreakdown(observed, settings));
-    const unpaced = totalUsd(costBreakdown(observed, { ...settings, minHostDelayMs: 0 }));
-    // Each of the batch's 5 pages waits out the whole delay (from the previous request's end) before its
-    // own latency: 5 × 1000 ms per batch of 5 at 1 GB, 0.2 batches per article.
-    const expected = 0.2e6 * lambdaGbSeconds(5 * 1000, 1024) * PRICES.lambdaArmPerGbSecond;
-    expect(paced - unpaced).toBeCloseTo(expected, 1);
+    expect(totalUsd(costBreakdown(observed, { ...settings, minHostDelayMs: 5000 }))).toBeCloseTo(paced);
+    // A page of the batch fetched waits only for its publisher: 1 round of 300 ms for 2.5 pages of a
+    // batch of 5 (half put back), 0.4 invocations per article.
+    const fetch = costBreakdown(observed, settings).find((l) => l.item.startsWith("fetch compute"))!;
+    // The run's CPU stretched below a full vCPU (1,769 MB), and its I/O, over twice the deliveries.
+    expect(fetch.quantity).toBeCloseTo(0.4e6 * lambdaGbSeconds((50 * (1769 / 1024) + 20) / 2 + 300, 1024));
   });
 
   it("scales bucket capacity with the bands and S3 with the sample rate", () => {
@@ -128,11 +130,12 @@ describe("cost per million articles", () => {
         costBreakdown(o, s).find((l) => l.service === "CloudWatch Logs")!.quantity;
       return logs(withDocs) - logs(observed);
     };
-    // A daily burst: the batch of 5 is one host's, one set of documents per invocation (0.2 per article).
-    expect(extra(settings)).toBeCloseTo((0.2e6 * 500) / GB);
-    expect(extra({ ...settings, logLevel: "WARN" })).toBeCloseTo((0.2e6 * 500) / GB);
-    // A steady crawl: a page per host, five hosts' documents per batch.
-    const steady = { pagesPerHost: 1, backlogged: false, concurrentHosts: 3 };
+    // A daily burst: a batch of 5 deliveries fetches 2.5 pages of 2.5 hosts (the rest put back), and
+    // twice the invocations per article: one set of documents per fetched page either way.
+    expect(extra(settings)).toBeCloseTo((1e6 * 500) / GB);
+    expect(extra({ ...settings, logLevel: "WARN" })).toBeCloseTo((1e6 * 500) / GB);
+    // A steady crawl: a page per host, five hosts' documents per batch of 5.
+    const steady = { pagesPerHost: 1, putBacksPerPage: 0, concurrentHosts: 3 };
     expect(extra({ ...settings, fetchBatch: steady })).toBeCloseTo((0.2e6 * 5 * 500) / GB);
   });
 
@@ -169,7 +172,7 @@ describe("design floor", () => {
       20e6, // one eventually consistent query per band: half a read unit each
       2e6,
       ((6000 * 1e6) / 2 ** 30) * 3, // articles' bytes only, for 3 months
-      0.3e6, // 300 ms at 1024 MB
+      0.12e6, // 300 ms at 1024 MB, 0.4 of it billed (2.5 pages fetched in a batch of 5, in one round)
       0.6e6, // 2 queues × 3 requests, 10 messages each
     ]);
     expect(item(lines, "article item").quantity).toBe(design.tables.articles!.wru * 1e6);
@@ -182,7 +185,7 @@ describe("design floor", () => {
       51e6 * PRICES.dynamoPerWru +
         20e6 * PRICES.dynamoPerRru +
         ((6000 * 3e6) / 2 ** 30) * 0.25 +
-        0.3e6 * PRICES.lambdaArmPerGbSecond +
+        0.12e6 * PRICES.lambdaArmPerGbSecond +
         0.6e6 * PRICES.sqsStandardPerRequest,
     );
   });

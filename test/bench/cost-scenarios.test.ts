@@ -8,7 +8,7 @@ const observed: Observed = {
   articles: 100,
   functions: { fetch: { invocationsPerArticle: 0.1, cpuMs: 100, ioMs: 200, appLogBytes: 3000 } },
   fetchBatchSize: 10,
-  sqs: { fifoRequests: 0.3, standardRequests: 0.3 },
+  sqs: { fetchQueueRequests: 0.3, standardRequests: 0.3 },
   tables: {
     articles: { rru: 0, wru: 5, storedBytes: 5000 },
     buckets: { rru: 8, wru: 8, storedBytes: 2000 },
@@ -36,14 +36,15 @@ describe("cost scenarios", () => {
     expect(provisioned.floor).toBeLessThan(onDemand.floor);
   });
 
-  it("measures each change on its own: batching, concurrent hosts (nothing in a daily burst), provisioned capacity", () => {
+  it("measures each change on its own: batching, concurrent hosts, provisioned capacity", () => {
     const [batching, dailyHosts, steadyHosts, capacity] = designChangeSavings(
       observed,
       { label: "d", settings: daily },
       { label: "p", settings: steady, provisioned: crawl },
     );
     expect(batching!.usd).toBeGreaterThan(0);
-    expect(dailyHosts!.usd).toBe(0);
+    // Pages of many hosts in a batch: their waits overlap in a daily burst too.
+    expect(dailyHosts!.usd).toBeGreaterThan(0);
     expect(steadyHosts!.usd).toBeGreaterThan(0);
     expect(capacity!.usd).toBeGreaterThan(0);
     const { provisioned: _, ...steadyOnDemand } = { label: "p", settings: steady, provisioned: crawl };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costBreakdown, designFloor, invocationMs, type Settings } from "../../bench/cost-model";
 import {
+  DAILY_BURST,
   fetchBatchRounds,
   fetchBatchWaitMs,
   fetchPageWaitShare,
@@ -9,56 +10,75 @@ import {
 import { costSettings, observation } from "../support/cost-fixtures";
 
 const base = { pageLatencyMs: 300, minHostDelayMs: 1000 };
-const shape = (pagesPerHost: number, backlogged: boolean, concurrentHosts: number) => ({
+const shape = (pagesPerHost: number, putBacksPerPage: number, concurrentHosts: number) => ({
   ...base,
-  fetchBatch: { pagesPerHost, backlogged, concurrentHosts },
+  fetchBatch: { pagesPerHost, putBacksPerPage, concurrentHosts },
 });
 
-describe("a fetch batch's billed wait", () => {
-  it("without a shape, charges every page the host delay, one after another (a backlogged host fills the batch)", () => {
-    expect(fetchBatchWaitMs(10, base)).toBe(10 * (1000 + 300));
-    expect(fetchBatchWaitMs(10, { ...base, minHostDelayMs: 0 })).toBe(10 * 300);
-    expect(fetchPageWaitShare(10, {})).toBe(1);
+describe("a fetch batch's billed wait, pacing out of the function", () => {
+  it("bills no host delay: a daily burst's batch fetches half its deliveries, 3 hosts at once, each waiting for its page", () => {
+    // 10 deliveries, each fetched page put back once before: 5 pages of 5 hosts, 2 rounds of 300 ms.
+    expect(fetchBatchRounds(10, {})).toEqual({ fetched: 5, pagesPerHost: 1, hosts: 5, rounds: 2 });
+    expect(fetchBatchWaitMs(10, base)).toBe(2 * 300);
+    expect(fetchBatchWaitMs(10, { ...base, minHostDelayMs: 5000 })).toBe(2 * 300);
+    expect(fetchPageWaitShare(10, {})).toBeCloseTo(2 / 5);
   });
 
-  it("overlaps the hosts of a batch: rounds of hosts, each round one host's chain", () => {
-    // 10 hosts with one page each, 3 at once: 4 rounds of one page; a free slot waits only for the page.
-    expect(fetchBatchRounds(10, shape(1, false, 3))).toEqual({ pagesPerHost: 1, hosts: 10, rounds: 4 });
-    expect(fetchBatchWaitMs(10, shape(1, false, 3))).toBe(4 * 300);
-    // Backlogged hosts wait out the delay even for their first page in the batch.
-    expect(fetchBatchWaitMs(10, shape(1, true, 3))).toBe(4 * 1300);
-    // 2 hosts of 5 pages, both at once: one chain of 5 (the first page free, the rest paced).
-    expect(fetchBatchWaitMs(10, shape(5, false, 3))).toBe(300 + 4 * 1300);
-    // One host at a time is the serial processor: the same as no overlap.
-    expect(fetchBatchWaitMs(10, shape(1, true, 1))).toBe(fetchBatchWaitMs(10, base));
-    expect(fetchPageWaitShare(10, shape(1, false, 3))).toBeCloseTo(0.4);
-    expect(fetchPageWaitShare(10, shape(1, false, 10))).toBeCloseTo(0.1);
+  it("a steady crawl's page is due when it comes: every delivery fetched", () => {
+    expect(fetchBatchRounds(10, shape(1, 0, 3))).toEqual({
+      fetched: 10,
+      pagesPerHost: 1,
+      hosts: 10,
+      rounds: 4,
+    });
+    expect(fetchBatchWaitMs(10, shape(1, 0, 3))).toBe(4 * 300);
+    expect(fetchPageWaitShare(10, shape(1, 0, 10))).toBeCloseTo(0.1);
   });
 
-  it("never has more pages per host than the batch, nor fewer than one", () => {
-    expect(fetchBatchRounds(4, shape(10, true, 3))).toEqual({ pagesPerHost: 4, hosts: 1, rounds: 1 });
-    expect(fetchBatchRounds(4, shape(0, true, 3))).toEqual({ pagesPerHost: 1, hosts: 4, rounds: 2 });
+  it("a host whose interval is within the bound has its pages fetched one after another", () => {
+    // 2 hosts of 5 pages at a 100 ms interval, both at once: one chain of 5.
+    expect(fetchBatchWaitMs(10, { ...shape(5, 0, 3), minHostDelayMs: 100 })).toBe(300 + 4 * 400);
+  });
+
+  it("never has more pages per host than the batch fetches, nor fewer than one", () => {
+    expect(fetchBatchRounds(4, shape(10, 0, 3))).toMatchObject({ pagesPerHost: 4, hosts: 1, rounds: 1 });
+    expect(fetchBatchRounds(4, shape(0, 0, 3))).toMatchObject({ pagesPerHost: 1, hosts: 4, rounds: 2 });
   });
 });
 
 const observed = observation();
 const settings = costSettings(base);
 
-describe("the cost model with concurrent hosts", () => {
-  it("bills the fetch invocation its rounds of hosts instead of every page's wait in turn", () => {
-    const serial = invocationMs("fetch", observed, settings);
-    const steady = invocationMs("fetch", observed, { ...settings, ...shape(1, false, 3) });
-    expect(serial.waitMs).toBe(200 + 10 * 1300);
+describe("the cost model with pacing out of the function", () => {
+  it("bills the fetch invocation its rounds of pages and spreads the run's work over the put-back deliveries", () => {
+    const steady = invocationMs("fetch", observed, { ...settings, ...shape(1, 0, 3) });
+    const burst = invocationMs("fetch", observed, settings);
     expect(steady.waitMs).toBe(200 + 4 * 300);
-    expect(steady.cpuMs).toBe(serial.cpuMs); // CPU does not overlap
-    const fetchUsd = (s: Settings) => costBreakdown(observed, s).find((l) => l.item.startsWith("fetch"))!.usd;
-    expect(fetchUsd({ ...settings, ...shape(1, false, 3) })).toBeLessThan(fetchUsd(settings) / 5);
+    // Half the pages of a burst's batch are fetched: half the run's work, 2 rounds of pages.
+    expect(burst.waitMs).toBe(100 + 2 * 300);
+    expect(burst.cpuMs).toBe(steady.cpuMs / 2);
+    const line = (s: Settings, start: string) =>
+      costBreakdown(observed, s).find((l) => l.item.startsWith(start))!;
+    // Twice the deliveries: twice the invocations, each a put-back's receive share and visibility share.
+    expect(line(settings, "fetch queue put-backs").quantity).toBeCloseTo((2 / 10) * 1e6);
+    // A run that measured the burst's put-backs itself is not charged them again.
+    const measured = { ...observed, fetchPutBacks: 1 };
+    expect(
+      costBreakdown(measured, settings).find((l) => l.item.startsWith("frontier put-back"))!.quantity,
+    ).toBe(0);
+    expect(invocationMs("fetch", measured, settings).cpuMs).toBe(
+      invocationMs("fetch", observed, settings).cpuMs * 2,
+    );
+    expect(line({ ...settings, ...shape(1, 0, 3) }, "fetch queue put-backs").quantity).toBe(0);
+    expect(line(settings, "frontier put-back notes").quantity).toBe(1e6);
   });
 
   it("lowers the floor's page wait by the share of it billed", () => {
     const wait = (s: Settings) => designFloor(observed, s).find((l) => l.item.startsWith("fetch waiting"))!;
-    expect(wait({ ...settings, ...shape(1, false, 3) }).quantity).toBeCloseTo(wait(settings).quantity * 0.4);
-    expect(wait(settings).item).not.toMatch(/billed/);
+    expect(wait({ ...settings, ...shape(1, 0, 3) }).quantity).toBeCloseTo(
+      wait({ ...settings, ...shape(1, 0, 1) }).quantity * 0.4,
+    );
+    expect(wait({ ...settings, ...shape(1, 0, 1) }).item).not.toMatch(/billed/);
   });
 
   it("rescales an observation to another batch size: invocations, their work, and the receives and deletes", () => {
@@ -66,12 +86,12 @@ describe("the cost model with concurrent hosts", () => {
     expect(one.fetchBatchSize).toBe(1);
     expect(one.functions.fetch).toEqual({ invocationsPerArticle: 1, cpuMs: 10, ioMs: 20, appLogBytes: 300 });
     // 0.1 sends + 0.1 receives + 0.1 deletes per article at 10 → 0.1 + 1 + 1 at 1.
-    expect(one.sqs.fifoRequests).toBeCloseTo(2.1);
-    expect(withFetchBatchSize(one, 10).sqs.fifoRequests).toBeCloseTo(0.3);
+    expect(one.sqs.fetchQueueRequests).toBeCloseTo(2.1);
+    expect(withFetchBatchSize(one, 10).sqs.fetchQueueRequests).toBeCloseTo(0.3);
   });
 
-  it("prices fetch's pacing at the batch's shape: a chain of p pages reserves once and writes once per page", () => {
-    // Measured at one page per host per batch: a read and two writes per page, plus discovery's 0.1/0.2.
+  it("prices fetch's pacing at the batch's shape: an admission per delivery, a write as each request ends", () => {
+    // Discovery's part of the table: 0.1 reads and 0.2 writes per article; the run's fetch part replaced.
     const run = {
       ...observed,
       tables: { hosts: { rru: 1.1, wru: 2.2, storedBytes: 50 } },
@@ -84,14 +104,13 @@ describe("the cost model with concurrent hosts", () => {
         rru: lines.find((l) => l.item === "hosts reads")!.quantity / 1e6,
       };
     };
-    // A daily burst: one host's 10 pages in a batch → 1 read and 11 writes per 10 pages.
-    const burst = hosts(settings);
-    expect(burst.rru).toBeCloseTo(0.1 + 0.1);
-    expect(burst.wru).toBeCloseTo(0.2 + 1.1);
-    // A steady crawl (one page per host) pays what the run measured.
-    const steady = hosts({ ...settings, ...shape(1, false, 3) });
-    expect(steady.rru).toBeCloseTo(1.1);
-    expect(steady.wru).toBeCloseTo(2.2);
+    // A daily burst: each page admitted twice (put back once), then its request's end.
+    expect(DAILY_BURST.putBacksPerPage).toBe(1);
+    expect(hosts(settings).rru).toBeCloseTo(0.1 + 2);
+    expect(hosts(settings).wru).toBeCloseTo(0.2 + 3);
+    // A steady crawl: one admission, one end.
+    expect(hosts({ ...settings, ...shape(1, 0, 3) }).rru).toBeCloseTo(0.1 + 1);
+    expect(hosts({ ...settings, ...shape(1, 0, 3) }).wru).toBeCloseTo(0.2 + 2);
     // Without the fetch part measured, the table is priced as observed.
     const { fetchPacing: _, ...unsplit } = run;
     expect(costBreakdown(unsplit, settings).find((l) => l.item === "hosts writes")!.quantity).toBeCloseTo(

@@ -13,19 +13,20 @@ const observed = observation({
 });
 const settings = costSettings({ memoryMb: { fetch: 197, dedup: 512 } });
 
-describe("the least cost under issue 15's fixed decisions", () => {
+describe("the least cost under issue 26's decisions", () => {
   const lines = fixedDecisionsBound(observed, settings);
   const line = (start: string) => lines.find((l) => l.item.startsWith(start))!;
 
-  it("is the floor with the page wait replaced by latency + host delay at 128 MB, plus each decision's least", () => {
+  it("is the floor with the page wait at 128 MB (no host delay), plus each decision's least", () => {
     const floor = designFloor(observed, settings);
     const floorWait = floor.find((l) => l.item.startsWith("fetch waiting"))!;
-    // A daily burst's page waits the delay from the last request's end, then the publisher.
-    expect(line("fetch waiting for the page and the host delay").quantity).toBeCloseTo(
-      1e6 * 1.3 * (128 / 1024),
+    // A daily burst's batch of 10 fetches 5 pages in 2 rounds of 3 hosts: 2 × 300 ms billed per 5 pages.
+    expect(line("fetch waiting for the page only").quantity).toBeCloseTo(1e6 * 0.12 * (128 / 1024));
+    expect(line("fetch waiting for the page only").quantity).toBeCloseTo(
+      floorWait.quantity * (128 / (settings.memoryMb.fetch ?? 0)),
     );
-    // One reservation per host's chain of 10 pages and a write as each ends: 1.1 per page.
-    expect(line("Hosts").quantity).toBeCloseTo(1.1e6);
+    // The lease taken and freed around each request.
+    expect(line("Hosts").quantity).toBe(2e6);
     expect(line("Frontier").quantity).toBe(1e6);
     expect(line("the fingerprint").quantity).toBe(1e6);
     // 20 ms of dedup CPU an article (200 ms a batch of 10) at a full vCPU.

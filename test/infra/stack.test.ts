@@ -176,11 +176,20 @@ describe("queues", () => {
     },
   );
 
-  it("makes the fetch queue FIFO (one message group per host)", () => {
-    expect(resources[logicalId(stack.queues.fetch)]!.Properties).toMatchObject({
-      FifoQueue: true,
-      ContentBasedDeduplication: true,
-    });
+  it("makes the fetch queue standard, and lets fetch put a page back until its host's slot", () => {
+    expect(resources[logicalId(stack.queues.fetch)]!.Properties.FifoQueue).toBeUndefined();
+    // The event source's consume grant: fetch changes a received page's visibility on its own queue.
+    const fetchQueue = logicalId(stack.queues.fetch);
+    const grants = ofType("AWS::IAM::Policy").flatMap(
+      ([, p]) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement,
+    );
+    expect(
+      grants.some(
+        (st) =>
+          [st.Action].flat().includes("sqs:ChangeMessageVisibility") &&
+          JSON.stringify(st.Resource).includes(fetchQueue),
+      ),
+    ).toBe(true);
   });
 
   it("denies non-TLS access to every queue", () => {

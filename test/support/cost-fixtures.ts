@@ -10,7 +10,7 @@ export function observation(overrides: Partial<Observed> = {}): Observed {
     articles: 100,
     functions: { fetch: { invocationsPerArticle: 0.1, cpuMs: 100, ioMs: 200, appLogBytes: 3000 } },
     fetchBatchSize: 10,
-    sqs: { fifoRequests: 0.3, standardRequests: 0.3 },
+    sqs: { fetchQueueRequests: 0.3, standardRequests: 0.3 },
     tables: { articles: { rru: 0, wru: 5, storedBytes: 5000 } },
     s3: { puts: 0, gets: 0, storedBytes: 0 },
     rawSampleRate: 0.1,

@@ -57,8 +57,6 @@ describe("failure paths of a local run", () => {
       new SendMessageCommand({
         QueueUrl: runtime.resources.queueUrls.fetch,
         MessageBody: "{not json",
-        MessageGroupId: "garbage",
-        MessageDeduplicationId: "garbage-1",
       }),
     );
     await runtime.drain();
@@ -105,8 +103,6 @@ describe("failure paths of a local run", () => {
           discovered_from: site.url("/sitemap.xml"),
           run_id: "r1",
         }),
-        MessageGroupId: "again",
-        MessageDeduplicationId: "again-1",
       }),
     );
     await runtime.drain();

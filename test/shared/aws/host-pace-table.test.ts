@@ -4,7 +4,12 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import { HOST_LEASE_MS, HostPaceTable } from "../../../shared/aws/host-pace-table";
+import {
+  HOST_LEASE_MS,
+  HostPaceTable,
+  MAX_WAIT_IN_FUNCTION_MS,
+  slotSpacingMs,
+} from "../../../shared/aws/host-pace-table";
 import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
 import { pacedBy } from "../../../shared/fetch/request-pacing";
 import { uniquePrefix } from "../../support/unique-prefix";
@@ -277,6 +282,63 @@ describe("HostPaceTable", () => {
           next_at: before + INTERVAL,
           busy_until: before + HOST_LEASE_MS,
         });
+      } finally {
+        s.close();
+      }
+    });
+  });
+
+  describe("admission: a page waits for its host in the queue, at a reserved slot", () => {
+    const INTERVAL = 1000;
+
+    it("takes a due host, reserves whole-second slots for the rest, and a reserved page back at its slot takes the host", async () => {
+      const s = await setup("admit");
+      try {
+        const clock = virtualClock(1_000_500);
+        const a = s.pacer(INTERVAL, clock);
+        const b = s.pacer(INTERVAL, clock);
+        // Three pages of one host in a batch: the first takes it, two slots reserved after it.
+        const first = await a.admit(HOST, 3);
+        expect(first.taken).toBe(1);
+        const spacing = slotSpacingMs(INTERVAL);
+        expect(spacing).toBe(2000); // a 1 s delay and a request: 2 s slots
+        expect(first.slots).toEqual([clock.now() + spacing, clock.now() + 2 * spacing]);
+        // A fresh page in another container queues behind the schedule, costing no wait.
+        const fresh = await b.admit(HOST, 1);
+        expect(fresh).toEqual({ taken: 0, slots: [clock.now() + 3 * spacing] });
+        // The request admitted first runs 300 ms and ends: the reservations did not take its lease away.
+        await a.wait(HOST, null);
+        const start = clock.now();
+        await clock.sleep(300);
+        await a.done(HOST, null);
+        expect(await s.item()).toMatchObject({ busy_until: 0, next_at: start + 300 + INTERVAL });
+        // Before its slot the host is not due (its next request may start 1 s after the end).
+        await clock.sleep(INTERVAL + 300 - MAX_WAIT_IN_FUNCTION_MS - 400);
+        expect((await b.admit(HOST, 1, { reserved: true })).taken).toBe(0);
+        // Back at its slot, the reserved page takes the host; a fresh one would not (the schedule runs on).
+        await clock.sleep(first.slots[0]! - clock.now());
+        expect((await b.admit(HOST, 1)).taken).toBe(0);
+        const back = await a.admit(HOST, 1, { reserved: true });
+        expect(back).toEqual({ taken: 1, slots: [] });
+        await a.wait(HOST, null);
+        expect(clock.now()).toBeGreaterThanOrEqual(start + 300 + INTERVAL);
+      } finally {
+        s.close();
+      }
+    });
+
+    it("admits a host that is due within the bound, and the wait in the function is at most the bound", async () => {
+      const s = await setup("admit-bound");
+      try {
+        const clock = virtualClock();
+        const p = s.pacer(INTERVAL, clock);
+        await p.wait(HOST, null);
+        await p.done(HOST, null);
+        await clock.sleep(INTERVAL - MAX_WAIT_IN_FUNCTION_MS);
+        expect((await p.admit(HOST, 1)).taken).toBe(1);
+        const before = clock.now();
+        await p.wait(HOST, null);
+        expect(clock.now() - before).toBe(MAX_WAIT_IN_FUNCTION_MS);
       } finally {
         s.close();
       }
