@@ -30,8 +30,8 @@ export class ArticlesTable implements ArticleStore {
     private readonly tableName: string,
   ) {}
 
-  async put(article: Article): Promise<"stored" | "too_large"> {
-    const { article_id, url_variants, ...fields } = articleItemFields(article);
+  async put(article: Article, bodyGzip?: Uint8Array): Promise<"stored" | "too_large"> {
+    const { article_id, url_variants, ...fields } = articleItemFields(article, bodyGzip);
     // collected_day keys the by-day index the quality λ reads.
     const set = { ...fields, collected_day: fields.collected_at.slice(0, 10) };
     // url_variants is a string set so that copies of one article reached by different URLs accumulate,

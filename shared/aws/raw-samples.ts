@@ -37,7 +37,7 @@ export class RawSamplesBucket implements RawSampleStore {
   async put(s: {
     article_id: string;
     url: string;
-    html: string;
+    html: string | { readonly gzip: Uint8Array };
     collected_at: string;
     content_type: string;
   }): Promise<string> {
@@ -47,7 +47,8 @@ export class RawSamplesBucket implements RawSampleStore {
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
-        Body: await gzipAsync(Buffer.from(s.html, "utf8")),
+        // The same bytes as gzipRawHtml's (zlib's default level is 6), off the event loop.
+        Body: typeof s.html === "string" ? await gzipAsync(Buffer.from(s.html, "utf8")) : s.html.gzip,
         ContentType: "text/html; charset=utf-8",
         ContentEncoding: "gzip",
         Metadata: { url: encodeURIComponent(s.url), "collected-at": s.collected_at },

@@ -103,7 +103,7 @@ function cutBody(extraction: Extraction): Extraction {
 }
 
 /** The page as a worker prepares it: what storeFetchedPage hands the extractor, but its bytes. */
-function pageJob(page: ArchivedPage, source: PageSource): PageJob {
+function pageJob(page: ArchivedPage, source: PageSource, deps: ImportDeps): PageJob {
   return {
     bytes: page.bytes,
     contentType: page.contentType,
@@ -114,16 +114,32 @@ function pageJob(page: ArchivedPage, source: PageSource): PageJob {
       languageHint: source.language ?? null,
       timeZone: source.settings.timezone ?? null,
     },
+    // storeFetchedPage's partners: the deployment's, then the source's.
+    sample: {
+      rate: deps.page.sampleRate,
+      partners: [...(deps.page.partners ?? []), ...(source.settings.partners ?? [])],
+    },
   };
 }
 
 function prepareAhead(entry: WarcEntry, deps: ImportDeps): Promise<Settled> | undefined {
   if (entry.kind !== "page" || !deps.prepareAhead) return undefined;
-  const job = pageJob(entry.page, deps.sources.sourceOf(entry.page.url));
+  const job = pageJob(entry.page, deps.sources.sourceOf(entry.page.url), deps);
   return deps.prepareAhead.prepare(job).then(
     (prepared) => ({ ok: true, prepared }),
     (error: Error) => ({ ok: false, error }),
   );
+}
+
+/** What the worker computed besides the extraction, handed to storeFetchedPage in place of its own
+ * work; each is used only for what it was computed for (that body, that article). */
+function preparedParts(prepared: PreparedPage): Pick<PageDeps, "fingerprint" | "bodyGzip" | "rawSampleGzip"> {
+  return {
+    fingerprint: () => prepared.fingerprint,
+    bodyGzip: (body) => (body === prepared.extraction.body ? prepared.bodyGzip : null),
+    rawSampleGzip: (articleId) =>
+      prepared.rawSample?.article_id === articleId ? prepared.rawSample.gzip : null,
+  };
 }
 
 async function storePage(
@@ -153,7 +169,7 @@ async function storePage(
     frontier: NO_FRONTIER,
     now: () => page.collectedAt,
     extract: page.truncated ? (input) => cutBody(extract(input)) : extract,
-    ...(ahead?.ok ? { fingerprint: () => ahead.prepared.fingerprint } : {}),
+    ...(ahead?.ok ? preparedParts(ahead.prepared) : {}),
   };
   return storeFetchedPage(msg, asFetched(page), pageDeps, async (reason, detail) => ({
     kind: "failed",

@@ -91,9 +91,11 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
   return parsed.data;
 }
 
-/** The article's attributes as the Articles item stores them (since version 3): the body compressed. */
+/** The article's attributes as the Articles item stores them (since version 3): the body compressed
+ * (`bodyGzip`: encodeBody(article.body), when it was compressed already, in an import's worker). */
 export function articleItemFields<A extends { readonly body: string }>(
   article: A,
+  bodyGzip: Uint8Array = encodeBody(article.body),
 ): Omit<A, "body" | "record_version"> & {
   body: Uint8Array;
   body_encoding: typeof BODY_ENCODING;
@@ -102,7 +104,7 @@ export function articleItemFields<A extends { readonly body: string }>(
   return {
     ...article,
     record_version: RECORD_VERSION,
-    body: encodeBody(article.body),
+    body: bodyGzip,
     body_encoding: BODY_ENCODING,
   };
 }

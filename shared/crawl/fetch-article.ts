@@ -13,6 +13,7 @@ import { cutChars, FIELD_CAPS } from "../extract/field-caps";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
 import { pacedBy } from "../fetch/request-pacing";
 import {
+  type Article,
   type Extraction,
   type FailureReason,
   type FetchMessage,
@@ -21,6 +22,7 @@ import {
 } from "../records";
 import { articleIdFor, resolveCanonical } from "../url/canonical-url";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
+import { sampled } from "./raw-sample";
 
 export interface FetchDeps {
   readonly http: HttpClient;
@@ -44,6 +46,12 @@ export interface FetchDeps {
   /** The article's dedup fingerprint (default computeFingerprint of its body and headline); an
    * archive import computes it ahead, in the worker that extracted the page. */
   readonly fingerprint?: (extraction: Extraction) => Fingerprint;
+  /** The page's raw HTML already compressed (gzipRawHtml) if it is kept for this article, else null
+   * (compressed here from the page's text): an archive import's worker compresses it. */
+  readonly rawSampleGzip?: (articleId: string) => Uint8Array | null;
+  /** The body's stored bytes (encodeBody) if they were compressed already, else null; an archive
+   * import's worker compresses the body it extracted. */
+  readonly bodyGzip?: (body: string) => Uint8Array | null;
 }
 
 export type FetchOutcome =
@@ -70,11 +78,6 @@ export class TransientFetchError extends Error {
     super(`${reason}: ${detail}`);
     this.name = "TransientFetchError";
   }
-}
-
-/** Deterministic sampling: the same article is always (or never) sampled, so retries agree. */
-function sampled(articleId: string, rate: number): boolean {
-  return Number.parseInt(articleId.slice(0, 8), 16) / 0x1_0000_0000 < rate;
 }
 
 export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<FetchOutcome> {
@@ -136,14 +139,16 @@ export async function storeFetchedPage(
   const collectedAt = deps.now();
   // Registrable domains the page may name as rel=canonical besides its own: the deployment's and its source's.
   const partners = [...(deps.partners ?? []), ...(msg.partners ?? [])];
-  const keepSample = (article_id: string, url: string): Promise<string> =>
-    deps.rawSamples.put({
+  const keepSample = (article_id: string, url: string): Promise<string> => {
+    const gzip = deps.rawSampleGzip?.(article_id);
+    return deps.rawSamples.put({
       article_id,
       url,
-      html: res.text,
+      html: gzip ? { gzip } : res.text,
       collected_at: collectedAt.toISOString(),
       content_type: res.contentType,
     });
+  };
   let extraction: Extraction;
   try {
     extraction = (deps.extract ?? extractArticle)({
@@ -180,7 +185,7 @@ export async function storeFetchedPage(
 
   const collected_at = collectedAt.toISOString();
   const times = recordInstants(extraction);
-  const stored = await deps.articles.put({
+  const article: Article = {
     ...extraction,
     ...times,
     truncated: extraction.truncated ?? null,
@@ -200,7 +205,8 @@ export async function storeFetchedPage(
     http_status: res.status,
     raw_key,
     extractor_version: EXTRACTOR_VERSION,
-  });
+  };
+  const stored = await deps.articles.put(article, deps.bodyGzip?.(article.body) ?? undefined);
   // The caps keep an article well inside the item limit; this is the net under them (url_variants
   // accumulate across puts, and any field added later).
   if (stored === "too_large")

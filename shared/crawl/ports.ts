@@ -98,18 +98,23 @@ export interface SourceState {
 export interface ArticleStore {
   /**
    * Writes the article; url_variants accumulate. "too_large" when the store refused the item for its
-   * size (nothing was written).
+   * size (nothing was written). `bodyGzip`: encodeBody(article.body) when it was compressed already
+   * (an archive import's worker compresses the body it extracted).
    */
-  put(article: Article): Promise<"stored" | "too_large">;
+  put(article: Article, bodyGzip?: Uint8Array): Promise<"stored" | "too_large">;
   get(articleId: string): Promise<Article | null>;
 }
 
 export interface RawSampleStore {
-  /** Stores gzip HTML under a deterministic key (re-writing it is harmless). Returns the key. */
+  /**
+   * Stores gzip HTML under a deterministic key (re-writing it is harmless). Returns the key. `html` is
+   * the page's text, or its bytes already compressed by gzipRawHtml (raw-sample.ts: an archive
+   * import's worker compresses them).
+   */
   put(sample: {
     article_id: string;
     url: string;
-    html: string;
+    html: string | { readonly gzip: Uint8Array };
     collected_at: string;
     content_type: string;
   }): Promise<string>;

@@ -6,17 +6,17 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { articleItemFields, decodeArticleItem, MAX_URL_VARIANTS } from "../consumer/article-item";
 import type { ArticleStore, RawSampleStore } from "../crawl/ports";
+import { gzipRawHtml } from "../crawl/raw-sample";
 import type { Article } from "../records";
 import type { StagedTable } from "./staged-table";
 
 export class LmdbArticles implements ArticleStore {
   constructor(private readonly items: StagedTable<string, Record<string, unknown>>) {}
 
-  async put(article: Article): Promise<"stored" | "too_large"> {
-    const { article_id, url_variants, ...fields } = articleItemFields(article);
+  async put(article: Article, bodyGzip?: Uint8Array): Promise<"stored" | "too_large"> {
+    const { article_id, url_variants, ...fields } = articleItemFields(article, bodyGzip);
     const before = (this.items.get(article_id)?.url_variants as string[] | undefined) ?? [];
     const variants = [...new Set([...before, ...url_variants])].slice(
       0,
@@ -40,11 +40,11 @@ export class LmdbArticles implements ArticleStore {
 export class SampleFiles implements RawSampleStore {
   constructor(private readonly dir: string) {}
 
-  async put(s: { article_id: string; html: string }): Promise<string> {
+  async put(s: { article_id: string; html: string | { readonly gzip: Uint8Array } }): Promise<string> {
     const key = `raw/${s.article_id}.html.gz`;
     const file = join(this.dir, key);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, gzipSync(s.html));
+    writeFileSync(file, typeof s.html === "string" ? gzipRawHtml(s.html) : s.html.gzip);
     return key;
   }
 }

@@ -1,10 +1,11 @@
 /**
- * `storytrail import` into the embedded store, with its extraction in worker threads: the stories and
- * counts of a real-page WARC are the same with one worker and with four (pages are stored in file order
- * whatever order the workers finish in), and the same as the emulated tables' (the crawl's path, what
- * the deployed functions do) on the same file.
+ * `storytrail import` into the embedded store, with its extraction in worker threads: the stories,
+ * counts, stored articles and raw samples of a real-page WARC are the same, byte for byte, with no
+ * worker (this thread extracts and compresses), one and four (pages are stored in file order whatever
+ * order the workers finish in; the workers compress bodies and samples), and the same as the emulated
+ * tables' (the crawl's path, what the deployed functions do) on the same file.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -23,7 +24,13 @@ describe("storytrail import into the embedded store", () => {
   let dir: string;
   let file: string;
   let copies: number;
-  const stores: { workers: number; summary: ImportSummary; stories: string[][]; articles: unknown[] }[] = [];
+  const stores: {
+    workers: number;
+    summary: ImportSummary;
+    stories: string[][];
+    articles: unknown[];
+    samples: Map<string, Buffer>;
+  }[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "storytrail-import-store-"));
@@ -31,27 +38,39 @@ describe("storytrail import into the embedded store", () => {
     copies = made.copies;
     file = join(dir, "pages.warc.gz");
     writeFileSync(file, made.warc);
-    for (const workers of [1, 4]) {
+    for (const workers of [0, 1, 4]) {
       const store = LocalStore.open(join(dir, `data-${workers}`));
       const summary = await importFiles(store, [file], {
         checkpointDir: join(dir, `checkpoints-${workers}`),
         workers,
+        // Half the pages keep their raw HTML (thin ones always), so that both kinds are compared.
+        settings: { STORYTRAIL_RAW_SAMPLE_RATE: "0.5" },
       });
       await store.commit();
       const articles = [];
       for await (const item of store.articleItems()) articles.push(item);
-      stores.push({ workers, summary, stories: await liveStories(store), articles });
+      const raw = join(dir, `data-${workers}`, "store", "samples", "raw");
+      const samples = new Map(readdirSync(raw).map((f) => [f, readFileSync(join(raw, f))]));
+      stores.push({ workers, summary, stories: await liveStories(store), articles, samples });
       await store.close();
     }
   });
 
-  it("gives the same counts, articles and stories with 1 and 4 workers", () => {
-    const [one, four] = stores as [(typeof stores)[0], (typeof stores)[0]];
-    expect(one.summary.errors).toBe(0);
-    expect(one.stories.filter((s) => s.length === 2)).toHaveLength(copies);
-    expect(four.summary).toEqual(one.summary);
-    expect(four.articles).toEqual(one.articles);
-    expect(four.stories).toEqual(one.stories);
+  it("stores the same counts, article items, raw samples and stories with 0, 1 and 4 workers", () => {
+    const [none, ...pooled] = stores as [(typeof stores)[0], ...typeof stores];
+    expect(none.summary.errors).toBe(0);
+    expect(none.stories.filter((s) => s.length === 2)).toHaveLength(copies);
+    // Some articles were sampled and some not.
+    expect(none.samples.size).toBeGreaterThan(0);
+    expect(none.samples.size).toBeLessThan(none.summary.articles);
+    for (const other of pooled) {
+      expect(other.summary).toEqual(none.summary);
+      // The items as stored: the body's gzip bytes compared, not only the text they decode to.
+      expect(other.articles).toEqual(none.articles);
+      expect([...other.samples.keys()].sort()).toEqual([...none.samples.keys()].sort());
+      for (const [key, bytes] of none.samples) expect(other.samples.get(key)?.equals(bytes), key).toBe(true);
+      expect(other.stories).toEqual(none.stories);
+    }
   });
 
   describe("against the emulated tables", () => {
@@ -70,7 +89,7 @@ describe("storytrail import into the embedded store", () => {
         checkpointDir: join(dir, "checkpoints-emulated"),
         workers: 2,
       });
-      const embedded = stores[0]!;
+      const embedded = stores[1]!;
       expect(summary).toEqual(embedded.summary);
       expect(await liveStories(runtime)).toEqual(embedded.stories);
       const fields = (items: unknown[]) =>

@@ -1,8 +1,9 @@
 /** Raw samples round-trip through S3; the fetch function's client is made on the first sample only. */
-import { CreateBucketCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, inject, it } from "vitest";
 import { RawSamplesBucket } from "../../../shared/aws/raw-samples";
 import { loadS3Client } from "../../../shared/aws/s3-client";
+import { gzipRawHtml } from "../../../shared/crawl/raw-sample";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 describe("RawSamplesBucket", () => {
@@ -36,6 +37,16 @@ describe("RawSamplesBucket", () => {
         collected_at: sample.collected_at,
         html: sample.html,
       });
+      // HTML compressed elsewhere (an import's worker) is stored as the very bytes of its text's sample.
+      const k3 = await samples.put({ ...sample, article_id: "a3", html: { gzip: gzipRawHtml(sample.html) } });
+      const body = async (Key: string) =>
+        Buffer.from(
+          (await (
+            await s3.send(new GetObjectCommand({ Bucket: bucket, Key }))
+          ).Body?.transformToByteArray()) ?? [],
+        );
+      expect((await body(k3)).equals(await body(k1))).toBe(true);
+      expect((await samples.get(k3)).html).toBe(sample.html);
     } finally {
       s3.destroy();
     }

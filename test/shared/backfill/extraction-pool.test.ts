@@ -3,8 +3,11 @@ import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExtractionPool } from "../../../shared/backfill/extraction-pool";
+import { encodeBody } from "../../../shared/consumer/article-item";
+import { gzipRawHtml, sampled } from "../../../shared/crawl/raw-sample";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
-import { extractArticle } from "../../../shared/extract/article";
+import { extractArticle, isThin } from "../../../shared/extract/article";
+import { articleIdFor, resolveCanonical } from "../../../shared/url/canonical-url";
 
 const FUNDUS = resolve(import.meta.dirname, "../../../../shared/eval/fundus-parser-tests");
 const NOW = new Date("2026-07-01T09:00:00Z");
@@ -16,7 +19,7 @@ describe("ExtractionPool", () => {
   });
   afterAll(() => pool.close());
 
-  it("decodes, extracts and fingerprints in worker threads exactly what this one does, in any order of replies", async () => {
+  it("decodes, extracts, fingerprints and compresses in worker threads exactly what this one does, in any order of replies", async () => {
     const truth = JSON.parse(readFileSync(join(FUNDUS, "ground-truth.json"), "utf8")) as Record<
       string,
       { url: string; file: string }
@@ -32,14 +35,25 @@ describe("ExtractionPool", () => {
       bytes: p.bytes,
       contentType: i === pages.length - 1 ? "text/html; charset=iso-8859-1" : "text/html",
       input: { url: p.url, headers: { "content-type": "text/html" }, now: NOW, languageHint: null },
+      sample: { rate: 0.5, partners: [] },
     }));
     const pooled = await Promise.all(jobs.map((j) => pool.prepare(j)));
     const here = jobs.map((j, i) => {
       const html = i === pages.length - 1 ? latin : (pages[i]?.bytes.toString("utf8") ?? "");
       const extraction = extractArticle({ ...j.input, html });
-      return { extraction, fingerprint: computeFingerprint(extraction.body, extraction.headline) };
+      const article_id = articleIdFor(resolveCanonical(j.input.url, extraction.canonical_from_page));
+      const kept = isThin(extraction) || sampled(article_id, j.sample.rate);
+      return {
+        extraction,
+        fingerprint: computeFingerprint(extraction.body, extraction.headline),
+        // The bytes as the Articles item and the raw sample store them, compressed here.
+        bodyGzip: new Uint8Array(encodeBody(extraction.body)),
+        rawSample: kept ? { article_id, gzip: new Uint8Array(gzipRawHtml(html)) } : null,
+      };
     });
     expect(pooled).toEqual(here);
+    // Some pages keep a raw sample and some do not (half are sampled).
+    expect(new Set(pooled.map((p) => p.rawSample === null))).toEqual(new Set([true, false]));
     expect(pooled.at(-1)?.extraction.headline).toBe("Caf\u00e9 cr\u00e8me");
   });
 
