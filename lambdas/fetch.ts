@@ -147,7 +147,7 @@ export function createFetchHandler(env: Env) {
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
     try {
-      const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots });
+      const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots }, record.messageId);
       if (outcome.kind === "gave_up") {
         // Its Frontier item holds the reason; the copy in the DLQ is for a redrive once the host answers.
         logger.warn("gave up: parked in the dead-letter queue", { correlation_id, url: msg.url, ...outcome });
@@ -178,6 +178,7 @@ export function createFetchHandler(env: Env) {
     return deps.frontier
       .markSkipped(msg.url, {
         delivery,
+        message: record.messageId,
         detail: `delivery ${delivery} put back: its host is due at ${new Date(at).toISOString()}`,
         now: deps.now().toISOString(),
       })
@@ -242,13 +243,15 @@ export function createFetchHandler(env: Env) {
       // know); one whose last allowed attempt that was is parked instead of put back.
       for (const w of [...waiting]) {
         if (deliveryOf(w.record) === 1) continue;
-        const gaveUp = await recordKilled(w.msg.url, deliveryOf(w.record), deps).catch((err) => {
-          logger.warn("could not check a put-back page's last delivery", {
-            url: w.msg.url,
-            error: String(err),
-          });
-          return null;
-        });
+        const gaveUp = await recordKilled(w.msg.url, deliveryOf(w.record), deps, w.record.messageId).catch(
+          (err) => {
+            logger.warn("could not check a put-back page's last delivery", {
+              url: w.msg.url,
+              error: String(err),
+            });
+            return null;
+          },
+        );
         if (!gaveUp) continue;
         waiting.splice(waiting.indexOf(w), 1);
         logger.warn("gave up: parked in the dead-letter queue", { url: w.msg.url, ...gaveUp });

@@ -53,7 +53,7 @@ export class FrontierTable implements Frontier {
           Key: { url_id },
           // A new crawl of the URL: its attempts count from zero again (fetch gives up after MAX_FETCH_ATTEMPTS).
           UpdateExpression:
-            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail",
+            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
           ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: {
@@ -79,16 +79,23 @@ export class FrontierTable implements Frontier {
     return (out.Item as FrontierEntry | undefined) ?? null;
   }
 
-  async markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void> {
+  async markSkipped(
+    url: string,
+    s: { delivery: number; message?: string; detail: string; now: string },
+  ): Promise<void> {
     const values = { ":d": s.delivery, ":detail": s.detail.slice(0, 1000), ":now": s.now };
-    const note = async (expr: string, condition: string, extra: Record<string, number> = {}) => {
+    // A run continues only within one message (delivery numbers restart when a message is sent again).
+    const message = s.message === undefined ? null : { ":msg": s.message };
+    const setMessage = message ? ", delivery_message = :msg" : "";
+    const sameMessage = message ? " AND delivery_message = :msg" : "";
+    const note = async (expr: string, condition: string, extra: Record<string, number | string> = {}) => {
       try {
         await this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: { url_id: articleIdFor(url) },
             // Beside the outcome, never over it: a page retried after a failure keeps its reason and detail.
-            UpdateExpression: `SET skipped_delivery = :d, skip_detail = :detail, updated_at = :now${expr}`,
+            UpdateExpression: `SET skipped_delivery = :d, skip_detail = :detail, updated_at = :now${setMessage}${expr}`,
             ConditionExpression: `attribute_exists(url_id)${condition}`,
             ExpressionAttributeValues: { ...values, ...extra },
           }),
@@ -102,9 +109,9 @@ export class FrontierTable implements Frontier {
     // A run of skipped deliveries (a page put back again and again) starts at `skipped_from`, so the
     // delivery after it knows which one before it should have recorded an outcome. Most notes start a run:
     // one write; one that continues a run is written again without moving its start.
-    const prev = { ":prev": s.delivery - 1 };
-    if (await note(", skipped_from = :d", " AND NOT (skipped_delivery = :prev)", prev)) return;
-    await note("", " AND skipped_delivery = :prev", prev);
+    const prev = { ":prev": s.delivery - 1, ...message };
+    if (await note(", skipped_from = :d", ` AND NOT (skipped_delivery = :prev${sameMessage})`, prev)) return;
+    await note("", ` AND skipped_delivery = :prev${sameMessage}`, prev);
   }
 
   async markFetched(
@@ -116,10 +123,12 @@ export class FrontierTable implements Frontier {
       last_modified: string | null;
       now: string;
       delivery?: number;
+      message?: string;
     },
   ): Promise<void> {
     await this.update(url, {
       last_delivery: r.delivery,
+      delivery_message: r.message,
       status: "fetched",
       article_id: r.article_id,
       http_status: r.http_status,
@@ -133,10 +142,18 @@ export class FrontierTable implements Frontier {
 
   async markFailed(
     url: string,
-    f: { reason: FailureReason; detail: string; http_status: number | null; now: string; delivery?: number },
+    f: {
+      reason: FailureReason;
+      detail: string;
+      http_status: number | null;
+      now: string;
+      delivery?: number;
+      message?: string;
+    },
   ): Promise<number> {
     return this.update(url, {
       last_delivery: f.delivery,
+      delivery_message: f.message,
       status: "failed",
       reason: f.reason,
       detail: f.detail.slice(0, 1000),
@@ -158,12 +175,19 @@ export class FrontierTable implements Frontier {
     // killed mark a later delivery writes for an earlier one after its put-backs (fetch-attempt.ts).
     // A delivery marked killed is over: its own late outcome is refused too.
     const killed = fields.reason === "killed";
+    // Delivery numbers compare only within one message: another message's deliveries (the URL's message
+    // sent again by a redrive or a restored local run, counting from 1) are not later than this one.
+    const message = typeof fields.delivery_message === "string" ? fields.delivery_message : null;
+    const otherMessage = message
+      ? "attribute_not_exists(delivery_message) OR delivery_message <> :msg OR "
+      : "";
+    const sameMessageRule = killed
+      ? "attribute_not_exists(last_delivery) OR last_delivery <= :delivery"
+      : "(attribute_not_exists(last_delivery) OR last_delivery < :delivery OR (last_delivery = :delivery AND NOT (#stale_reason = :killed))) AND (attribute_not_exists(skipped_delivery) OR skipped_delivery < :delivery)";
     const stale =
       typeof delivery === "number"
         ? {
-            ConditionExpression: killed
-              ? "attribute_not_exists(last_delivery) OR last_delivery <= :delivery"
-              : "(attribute_not_exists(last_delivery) OR last_delivery < :delivery OR (last_delivery = :delivery AND NOT (#stale_reason = :killed))) AND (attribute_not_exists(skipped_delivery) OR skipped_delivery < :delivery)",
+            ConditionExpression: `${otherMessage}(${sameMessageRule})`,
             ExpressionAttributeNames: {
               ...expr.ExpressionAttributeNames,
               ...(killed ? {} : { "#stale_reason": "reason" }),
@@ -171,6 +195,7 @@ export class FrontierTable implements Frontier {
             ExpressionAttributeValues: {
               ...expr.ExpressionAttributeValues,
               ":delivery": delivery,
+              ...(message ? { ":msg": message } : {}),
               ...(killed ? {} : { ":killed": "killed" }),
             },
           }

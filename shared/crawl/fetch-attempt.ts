@@ -29,14 +29,14 @@ function isStorageError(err: unknown): boolean {
   return typeof err === "object" && err !== null && "$metadata" in err;
 }
 
-/** The Frontier with every outcome stamped with the delivery that recorded it. */
-function stampingDelivery(f: Frontier, delivery: number): Frontier {
+/** The Frontier with every outcome stamped with the delivery (and its message) that recorded it. */
+function stampingDelivery(f: Frontier, delivery: number, message: string | undefined): Frontier {
   return {
     claim: (e) => f.claim(e),
     get: (url) => f.get(url),
     markSkipped: (url, s) => f.markSkipped(url, s),
-    markFetched: (url, r) => f.markFetched(url, { ...r, delivery }),
-    markFailed: (url, x) => f.markFailed(url, { ...x, delivery }),
+    markFetched: (url, r) => f.markFetched(url, { ...r, delivery, message }),
+    markFailed: (url, x) => f.markFailed(url, { ...x, delivery, message }),
   };
 }
 
@@ -45,9 +45,17 @@ function stampingDelivery(f: Frontier, delivery: number): Frontier {
  * any: the one just before, or, when that one and those before it were put back (a run of skips), the one
  * before the run.
  */
-async function killedDelivery(frontier: Frontier, url: string, delivery: number): Promise<number | null> {
+async function killedDelivery(
+  frontier: Frontier,
+  url: string,
+  delivery: number,
+  message: string | undefined,
+): Promise<number | null> {
   const entry = await frontier.get(url);
   if (!entry) return null;
+  // The item's deliveries are another message's (this one was sent again: a redrive, a restored local
+  // run): nothing says how that one's last delivery ended, and this message's earlier ones wrote nothing.
+  if (message !== undefined && entry.delivery_message && entry.delivery_message !== message) return null;
   const skippedTo = entry.skipped_delivery;
   const previous =
     skippedTo === delivery - 1 ? (entry.skipped_from ?? skippedTo ?? delivery) - 1 : delivery - 1;
@@ -67,8 +75,9 @@ export async function recordKilled(
   url: string,
   delivery: number,
   deps: Pick<FetchDeps, "frontier" | "now">,
+  message?: string,
 ): Promise<GaveUp | null> {
-  const killed = delivery > 1 ? await killedDelivery(deps.frontier, url, delivery) : null;
+  const killed = delivery > 1 ? await killedDelivery(deps.frontier, url, delivery, message) : null;
   if (killed === null) return null;
   const detail = `delivery ${killed} ended without an outcome (function timeout, out of memory or a crash)`;
   const attempts = await deps.frontier.markFailed(url, {
@@ -78,17 +87,21 @@ export async function recordKilled(
     now: deps.now().toISOString(),
     // Stamped with the killed delivery: this one has not recorded its own outcome yet.
     delivery: killed,
+    message,
   });
   return attempts >= MAX_FETCH_ATTEMPTS ? { kind: "gave_up", reason: "killed", detail, attempts } : null;
 }
 
+/** One delivery of `msg`: `delivery` is SQS's receive count, `message` the message id (numbers compare
+ * only within one message). */
 export async function fetchAttempt(
   msg: FetchMessage,
   delivery: number,
   deps: FetchDeps,
+  message?: string,
 ): Promise<FetchOutcome | GaveUp> {
-  const frontier = stampingDelivery(deps.frontier, delivery);
-  const gaveUp = await recordKilled(msg.url, delivery, deps);
+  const frontier = stampingDelivery(deps.frontier, delivery, message);
+  const gaveUp = await recordKilled(msg.url, delivery, deps, message);
   if (gaveUp) return gaveUp;
   try {
     return await fetchArticle(msg, { ...deps, frontier });

@@ -29,6 +29,9 @@ export interface FrontierEntry {
   readonly skip_detail?: string | null;
   /** The delivery whose outcome (fetched or failed) was recorded last, when the fetch said. */
   readonly last_delivery?: number | null;
+  /** The SQS message id of the deliveries above. Delivery numbers compare only within one message: a
+   * message sent again (a dead-letter redrive, a local run restored after a restart) counts from 1. */
+  readonly delivery_message?: string | null;
   readonly article_id?: string | null;
   readonly http_status?: number | null;
   readonly etag?: string | null;
@@ -64,7 +67,10 @@ export interface Frontier {
    * failed in the same batch); not an attempt. A later delivery then knows the last one did not crash.
    * The URL's outcome (status, reason, detail) is left as it is.
    */
-  markSkipped(url: string, s: { delivery: number; detail: string; now: string }): Promise<void>;
+  markSkipped(
+    url: string,
+    s: { delivery: number; message?: string; detail: string; now: string },
+  ): Promise<void>;
   markFetched(
     url: string,
     result: {
@@ -75,6 +81,8 @@ export interface Frontier {
       now: string;
       /** The SQS delivery that recorded it (fetch-attempt.ts tells a crashed delivery by its absence). */
       delivery?: number;
+      /** Its message id (FrontierEntry.delivery_message). */
+      message?: string;
     },
   ): Promise<void>;
   /** Records a failed attempt; returns the URL's attempts since its claim, this one included. */
@@ -86,6 +94,7 @@ export interface Frontier {
       http_status: number | null;
       now: string;
       delivery?: number;
+      message?: string;
     },
   ): Promise<number>;
 }

@@ -88,4 +88,42 @@ describe("FrontierTable delivery notes", () => {
       close();
     }
   });
+
+  it("compares deliveries only within one message: a message sent again (redrive, restored run) counts from 1", async () => {
+    const { frontier, close } = await setup("frontier-messages");
+    try {
+      const fetched = (delivery: number, message: string) =>
+        frontier.markFetched(URL_A, {
+          article_id: "x",
+          http_status: 200,
+          etag: null,
+          last_modified: null,
+          now: NOW,
+          delivery,
+          message,
+        });
+      // Message m1 was put back at deliveries 2 and 3, then went to the DLQ; its redrive is message m2.
+      await frontier.markSkipped(URL_A, { delivery: 2, message: "m1", detail: "put back", now: NOW });
+      await frontier.markSkipped(URL_A, { delivery: 3, message: "m1", detail: "put back", now: NOW });
+      expect(await frontier.get(URL_A)).toMatchObject({
+        skipped_from: 2,
+        skipped_delivery: 3,
+        delivery_message: "m1",
+      });
+      // m1's earlier delivery is stale; m2's first is not, though its number is lower.
+      await expect(fetched(1, "m1")).rejects.toBeInstanceOf(StaleDeliveryError);
+      await fetched(1, "m2");
+      expect(await frontier.get(URL_A)).toMatchObject({
+        status: "fetched",
+        last_delivery: 1,
+        delivery_message: "m2",
+      });
+      // Within m2 the numbers compare again; a put-back of m2 starts its own run.
+      await frontier.markSkipped(URL_A, { delivery: 2, message: "m2", detail: "put back", now: NOW });
+      expect(await frontier.get(URL_A)).toMatchObject({ skipped_from: 2, skipped_delivery: 2 });
+      await expect(fetched(1, "m2")).rejects.toBeInstanceOf(StaleDeliveryError);
+    } finally {
+      close();
+    }
+  });
 });
