@@ -1,7 +1,6 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type ClaimResult, type Frontier, type FrontierEntry, StaleDeliveryError } from "../crawl/ports";
-import type { FailureReason } from "../records";
 import { articleIdFor } from "../url/canonical-url";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { setExpression } from "./update-expression";
@@ -140,17 +139,7 @@ export class FrontierTable implements Frontier {
     });
   }
 
-  async markFailed(
-    url: string,
-    f: {
-      reason: FailureReason;
-      detail: string;
-      http_status: number | null;
-      now: string;
-      delivery?: number;
-      message?: string;
-    },
-  ): Promise<number> {
+  async markFailed(url: string, f: Parameters<Frontier["markFailed"]>[1]): Promise<number> {
     return this.update(url, {
       last_delivery: f.delivery,
       delivery_message: f.message,

@@ -21,6 +21,18 @@ async function setup(name: string) {
   return { frontier, close: () => destroyClients(clients) };
 }
 
+/** A fetched outcome of URL_A stamped with its delivery (and message). */
+const fetchedBy = (frontier: FrontierTable, delivery: number, message?: string) =>
+  frontier.markFetched(URL_A, {
+    article_id: "x",
+    http_status: 200,
+    etag: null,
+    last_modified: null,
+    now: NOW,
+    delivery,
+    message,
+  });
+
 describe("FrontierTable delivery notes", () => {
   it("keeps the start of a run of put-backs, and starts a new run after a delivery that was not put back", async () => {
     const { frontier, close } = await setup("frontier-skips");
@@ -53,16 +65,7 @@ describe("FrontierTable delivery notes", () => {
         now: NOW,
         delivery: 3,
       });
-      await expect(
-        frontier.markFetched(URL_A, {
-          article_id: "x",
-          http_status: 200,
-          etag: null,
-          last_modified: null,
-          now: NOW,
-          delivery: 2,
-        }),
-      ).rejects.toBeInstanceOf(StaleDeliveryError);
+      await expect(fetchedBy(frontier, 2)).rejects.toBeInstanceOf(StaleDeliveryError);
       expect(await frontier.get(URL_A)).toMatchObject({ status: "failed", last_delivery: 3, attempts: 1 });
     } finally {
       close();
@@ -92,16 +95,7 @@ describe("FrontierTable delivery notes", () => {
   it("compares deliveries only within one message: a message sent again (redrive, restored run) counts from 1", async () => {
     const { frontier, close } = await setup("frontier-messages");
     try {
-      const fetched = (delivery: number, message: string) =>
-        frontier.markFetched(URL_A, {
-          article_id: "x",
-          http_status: 200,
-          etag: null,
-          last_modified: null,
-          now: NOW,
-          delivery,
-          message,
-        });
+      const fetched = (delivery: number, message: string) => fetchedBy(frontier, delivery, message);
       // Message m1 was put back at deliveries 2 and 3, then went to the DLQ; its redrive is message m2.
       await frontier.markSkipped(URL_A, { delivery: 2, message: "m1", detail: "put back", now: NOW });
       await frontier.markSkipped(URL_A, { delivery: 3, message: "m1", detail: "put back", now: NOW });
