@@ -62,6 +62,7 @@ export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
       robots,
       minHostDelayMs: minDelayMs,
       pacer: (opts) => new HostPaceTable(doc, hosts, opts),
+      schedule: robotsPacer,
       frontier,
       sourceState,
       fetchQueue,

@@ -12,7 +12,7 @@ import { makeDynamoClients } from "../shared/aws/dynamo-clients";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
-import { HostPaceTable } from "../shared/aws/host-pace-table";
+import { HostPaceTable, MAX_WAIT_IN_FUNCTION_MS } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender } from "../shared/aws/queue-sender";
@@ -90,6 +90,25 @@ function deliveryOf(record: SQSRecord): number {
   return Number(record.attributes.ApproximateReceiveCount) || 1;
 }
 
+/** A page delivered before its reserved slot (its delay was SQS's 15-minute cap): put back to the slot
+ * with no table call. */
+function beforeSlot(msg: FetchMessage, now: number): boolean {
+  return msg.slot_at !== undefined && now < msg.slot_at - MAX_WAIT_IN_FUNCTION_MS;
+}
+
+/** How many of this message's deliveries came before its slot, put back without a note: the first one
+ * at most (it goes back to the slot itself). */
+function earlyDeliveries(record: SQSRecord, msg: FetchMessage): number {
+  const first = Number(record.attributes.ApproximateFirstReceiveTimestamp);
+  return Number.isFinite(first) && beforeSlot(msg, first) ? 1 : 0;
+}
+
+/** A page that comes at its slot (reserved by discovery, or given at a put-back) holds it: it does not
+ * queue behind the host's schedule again. */
+function holdsSlot(record: SQSRecord, msg: FetchMessage): boolean {
+  return deliveryOf(record) > 1 || msg.slot_at !== undefined;
+}
+
 export function createFetchHandler(env: Env) {
   const logger = functionLogger("storytrail-fetch");
   const metricsOptions = {
@@ -147,7 +166,13 @@ export function createFetchHandler(env: Env) {
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
     try {
-      const outcome = await fetchAttempt(msg, deliveryOf(record), { ...deps, robots }, record.messageId);
+      const outcome = await fetchAttempt(
+        msg,
+        deliveryOf(record),
+        { ...deps, robots },
+        record.messageId,
+        earlyDeliveries(record, msg),
+      );
       if (outcome.kind === "gave_up") {
         // Its Frontier item holds the reason; the copy in the DLQ is for a redrive once the host answers.
         logger.warn("gave up: parked in the dead-letter queue", { correlation_id, url: msg.url, ...outcome });
@@ -194,7 +219,9 @@ export function createFetchHandler(env: Env) {
     // This invocation's metrics: one document per outcome and per source, published even when it fails.
     const metrics = new InvocationMetrics(metricsOptions);
     const failed = new Set<string>();
-    const waiting: { record: SQSRecord; msg: FetchMessage; at: number }[] = [];
+    // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
+    const arrivedAt = Date.now();
+    const waiting: { record: SQSRecord; msg: FetchMessage; at: number; early?: boolean }[] = [];
     // The batch's pages by host; a page back from a put-back first (it holds the slot that is now).
     const byHost = new Map<string, { record: SQSRecord; msg: FetchMessage }[]>();
     try {
@@ -211,6 +238,10 @@ export function createFetchHandler(env: Env) {
           count(metrics, "malformed", "unknown");
           continue;
         }
+        if (beforeSlot(read.message, arrivedAt)) {
+          waiting.push({ record, msg: read.message, at: read.message.slot_at as number, early: true });
+          continue;
+        }
         const host = pacingHostOf(read.message.url);
         const pages = byHost.get(host) ?? [];
         pages.push({ record, msg: read.message });
@@ -221,13 +252,15 @@ export function createFetchHandler(env: Env) {
       const admitted: { host: string; pages: { record: SQSRecord; msg: FetchMessage }[] }[] = [];
       await Promise.all(
         [...byHost].map(async ([host, pages]) => {
-          pages.sort((x, y) => deliveryOf(y.record) - deliveryOf(x.record));
+          const rank = (p: (typeof pages)[number]) =>
+            (holdsSlot(p.record, p.msg) ? 1e6 : 0) + deliveryOf(p.record);
+          pages.sort((x, y) => rank(y) - rank(x));
           const [first] = pages as [(typeof pages)[number]];
           try {
             const admission = await pacer.admit(host, pages.length, {
               ...(first.msg.min_delay_ms === undefined ? {} : { minDelayMs: first.msg.min_delay_ms }),
-              reserved: deliveryOf(first.record) > 1,
-              putBacks: deliveryOf(first.record) - 1,
+              reserved: holdsSlot(first.record, first.msg),
+              putBacks: deliveryOf(first.record) - 1 - earlyDeliveries(first.record, first.msg),
             });
             pages.slice(admission.taken).forEach((p, j) => {
               waiting.push({ ...p, at: admission.slots[j] as number });
@@ -243,15 +276,20 @@ export function createFetchHandler(env: Env) {
       // know); one whose last allowed attempt that was is parked instead of put back.
       for (const w of [...waiting]) {
         if (deliveryOf(w.record) === 1) continue;
-        const gaveUp = await recordKilled(w.msg.url, deliveryOf(w.record), deps, w.record.messageId).catch(
-          (err) => {
-            logger.warn("could not check a put-back page's last delivery", {
-              url: w.msg.url,
-              error: String(err),
-            });
-            return null;
-          },
-        );
+        const early = earlyDeliveries(w.record, w.msg);
+        const gaveUp = await recordKilled(
+          w.msg.url,
+          deliveryOf(w.record),
+          deps,
+          w.record.messageId,
+          early,
+        ).catch((err) => {
+          logger.warn("could not check a put-back page's last delivery", {
+            url: w.msg.url,
+            error: String(err),
+          });
+          return null;
+        });
         if (!gaveUp) continue;
         waiting.splice(waiting.indexOf(w), 1);
         logger.warn("gave up: parked in the dead-letter queue", { url: w.msg.url, ...gaveUp });
@@ -261,12 +299,16 @@ export function createFetchHandler(env: Env) {
         count(metrics, gaveUp.reason, w.msg.source_id);
       }
       if (waiting.length > 0) {
-        await Promise.all(waiting.map((w) => noteSkipped(w.record, w.msg, w.at)));
+        // A first delivery before its slot needs no note: the next delivery knows it from its slot.
+        await Promise.all(
+          waiting
+            .filter((w) => !(w.early && deliveryOf(w.record) === 1))
+            .map((w) => noteSkipped(w.record, w.msg, w.at)),
+        );
         const refused = new Set(
           await putBacks
             .putBack(
               waiting.map((w) => ({ receiptHandle: w.record.receiptHandle, at: w.at })),
-              // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
               Date.now(),
             )
             .catch((err) => {

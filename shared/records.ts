@@ -220,6 +220,11 @@ export const fetchMessageSchema = z.object({
   min_delay_ms: z.optional(z.int().check(z.nonnegative())),
   partners: z.optional(z.array(z.string())),
   timezone: z.optional(z.string()),
+  /** The page's slot on its host's schedule (epoch ms, the Hosts table's clock), reserved by discovery:
+   * the message is delayed to it (SQS allows 15 minutes; a later slot is reached by one put-back), and
+   * the page takes the host at it without queueing behind the schedule again. Absent: none reserved.
+   * A queue message, not a stored record: an older message without it is paced as before. */
+  slot_at: z.optional(z.int().check(z.nonnegative())),
 });
 export type FetchMessage = z.infer<typeof fetchMessageSchema>;
 

@@ -29,15 +29,18 @@ const fileOf = (dir: string, name: string) => join(dir, `${name}.jsonl`);
 /** The longest a message put back until a slot can be away (SQS's longest delay): saving waits for it. */
 const MAX_AWAY_MS = 15 * 60_000;
 
-/** Messages of the queue not visible now (put back until a time, or in a handler still). */
+/** Messages of the queue not visible now (put back or delayed until a slot, or in a handler still). */
 async function notVisible(sqs: SQSClient, url: string): Promise<number> {
   const out = await sqs.send(
     new GetQueueAttributesCommand({
       QueueUrl: url,
-      AttributeNames: ["ApproximateNumberOfMessagesNotVisible"],
+      AttributeNames: ["ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed"],
     }),
   );
-  return Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  const a = out.Attributes ?? {};
+  return (
+    Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
+  );
 }
 
 /** Moves every message of each queue into `dir` (the queues are left empty). Returns the count. */

@@ -214,16 +214,24 @@ export class LocalRuntime {
     return this.handler(fn)(event, this.context(fn, opts.signal));
   }
 
-  /** Messages in a queue, visible or in flight. */
+  /** Messages in a queue, visible, in flight or delayed to their slot (page-slots.ts). */
   private async depth(queueUrl: string): Promise<number> {
     const out = await this.clients.sqs.send(
       new GetQueueAttributesCommand({
         QueueUrl: queueUrl,
-        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+        AttributeNames: [
+          "ApproximateNumberOfMessages",
+          "ApproximateNumberOfMessagesNotVisible",
+          "ApproximateNumberOfMessagesDelayed",
+        ],
       }),
     );
     const a = out.Attributes ?? {};
-    return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0);
+    return (
+      Number(a.ApproximateNumberOfMessages ?? 0) +
+      Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
+      Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
+    );
   }
 
   private queueDepth(q: QueueName): Promise<number> {

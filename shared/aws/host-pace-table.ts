@@ -177,7 +177,15 @@ export class HostPaceTable implements Pacer {
   async admit(
     host: string,
     pages: number,
-    opts: { minDelayMs?: number; reserved?: boolean; putBacks?: number } = {},
+    opts: {
+      minDelayMs?: number;
+      reserved?: boolean;
+      putBacks?: number;
+      /** False: no page takes the host, every page reserves a slot (`reserve`). */
+      take?: boolean;
+      /** Written on the item (`interval_ms`): the host's interval as its source and robots.txt set it. */
+      intervalMs?: number;
+    } = {},
   ): Promise<Admission> {
     for (let lost = 0; lost < ATTEMPTS; lost++) {
       const item = (
@@ -186,13 +194,21 @@ export class HostPaceTable implements Pacer {
         )
       ).Item;
       const now = this.now();
-      const interval = Math.max(this.intervalMs(null, opts.minDelayMs), num(item?.interval_ms) ?? 0);
+      const interval = Math.max(
+        this.intervalMs(null, opts.minDelayMs),
+        opts.intervalMs ?? 0,
+        num(item?.interval_ms) ?? 0,
+      );
       const spacing = Math.max(slotSpacingMs(interval), num(item?.spacing_ms) ?? 0);
       const busyUntil = num(item?.busy_until) ?? 0;
       const nextAt = num(item?.next_at) ?? 0;
       const scheduled = num(item?.scheduled_until) ?? 0;
       const bound = now + MAX_WAIT_IN_FUNCTION_MS;
-      const due = busyUntil <= now && nextAt <= bound && (opts.reserved === true || scheduled <= bound);
+      const due =
+        opts.take !== false &&
+        busyUntil <= now &&
+        nextAt <= bound &&
+        (opts.reserved === true || scheduled <= bound);
       const v = num(item?.v);
       const start = due ? Math.max(now, nextAt) : 0;
       // The next free slot: after the schedule, and after the request out now: its start + a spacing,
@@ -209,14 +225,17 @@ export class HostPaceTable implements Pacer {
       const rest = pages - chained;
       const slots = Array.from({ length: rest }, (_, i) => now + wholeSeconds(first - now) + i * spacing);
       const scheduledUntil = rest > 0 ? (slots.at(-1) as number) + spacing : scheduled;
-      const fields: Record<string, number> = due
-        ? {
-            next_at: start + interval,
-            busy_until: start + HOST_LEASE_MS,
-            scheduled_until: scheduledUntil,
-            expires_at: expiresAt(Math.max(start + HOST_LEASE_MS, scheduledUntil)),
-          }
-        : { scheduled_until: scheduledUntil, expires_at: expiresAt(Math.max(scheduledUntil, busyUntil)) };
+      const fields: Record<string, number> = {
+        ...(opts.intervalMs === undefined ? {} : { interval_ms: interval }),
+        ...(due
+          ? {
+              next_at: start + interval,
+              busy_until: start + HOST_LEASE_MS,
+              scheduled_until: scheduledUntil,
+              expires_at: expiresAt(Math.max(start + HOST_LEASE_MS, scheduledUntil)),
+            }
+          : { scheduled_until: scheduledUntil, expires_at: expiresAt(Math.max(scheduledUntil, busyUntil)) }),
+      };
       if (!due && rest === 0) return { taken: 0, slots };
       // Only if nobody took the host (when taking it) or reserved a slot since it was read. A reservation
       // alone leaves the version: the request out now still frees the host with its own write.
@@ -228,6 +247,24 @@ export class HostPaceTable implements Pacer {
       return { taken: chained, slots };
     }
     throw new Error(`could not admit a page of ${host} after ${ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Reserves the next `pages` slots of `host` without taking it (discovery, for the pages it sends: each
+   * goes to the queue with a delay to its slot, so it comes back when the host is due, not to be put
+   * back). `crawlDelaySeconds` and `minDelayMs` set the host's interval on the item, where every later
+   * admission reads it: fetch need not carry it. One consistent read and one conditional write.
+   */
+  async reserve(
+    host: string,
+    pages: number,
+    pace: { crawlDelaySeconds?: number | null; minDelayMs?: number } = {},
+  ): Promise<number[]> {
+    const intervalMs = this.intervalMs(pace.crawlDelaySeconds, pace.minDelayMs);
+    // A host whose interval is within the bound has its pages fetched one after another in a batch.
+    if (pages <= 0 || intervalMs <= MAX_WAIT_IN_FUNCTION_MS) return [];
+    const { slots } = await this.admit(host, pages, { take: false, intervalMs });
+    return [...slots];
   }
 
   /**

@@ -30,19 +30,35 @@ async function sendBatched(
   }
 }
 
+/** SQS's longest message delay (DelaySeconds): 15 minutes. */
+export const MAX_DELAY_SECONDS = 900;
+
+/** The whole seconds that deliver a message at `slotAt` (epoch ms), not before, up to SQS's 15 minutes. */
+export function delaySecondsTo(slotAt: number | undefined, now: number): number {
+  if (slotAt === undefined) return 0;
+  return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((slotAt - now) / 1000)));
+}
+
 /** Standard fetch queue: the Hosts table paces each host (a duplicate delivery is refused by the Frontier's
- * delivery stamp or re-fetches the page, whose article put is idempotent). */
+ * delivery stamp or re-fetches the page, whose article put is idempotent). A page with a reserved slot
+ * (`slot_at`) is delayed to it. */
 export class FetchQueueSender implements FetchQueue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly queueUrl: string,
+    /** The Hosts table's clock (real time), which slots are on. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   send(messages: readonly FetchMessage[]): Promise<void> {
+    const now = this.now();
     return sendBatched(
       this.sqs,
       this.queueUrl,
-      messages.map((m) => ({ MessageBody: JSON.stringify(m) })),
+      messages.map((m) => {
+        const delay = delaySecondsTo(m.slot_at, now);
+        return { MessageBody: JSON.stringify(m), ...(delay > 0 ? { DelaySeconds: delay } : {}) };
+      }),
     );
   }
 }

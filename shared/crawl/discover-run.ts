@@ -16,7 +16,8 @@ import { type Source, sourceFetchSettings } from "../discover/sources";
 import { HostPacer } from "../fetch/host-pacer";
 import type { HttpClient } from "../fetch/http";
 import type { FailureReason, FetchMessage } from "../records";
-import type { FetchQueue, Frontier, Pacer, SourceState } from "./ports";
+import { withSlots } from "./page-slots";
+import type { FetchQueue, Frontier, HostSchedule, Pacer, SourceState } from "./ports";
 
 export interface DiscoverRunDeps {
   readonly http: HttpClient;
@@ -36,6 +37,9 @@ export interface DiscoverRunDeps {
   /** A source's pacer (default: a HostPacer of its own); in Lambda, the Hosts table fetch paces by too,
    * so discovery's and fetch's requests to one host keep one pace. `sleep` ends with the source's budget. */
   readonly pacer?: (opts: { minDelayMs: number; sleep: (ms: number) => Promise<void> }) => Pacer;
+  /** The hosts' schedule (the Hosts table): each enqueued page gets its slot and is delayed to it
+   * (page-slots.ts). Absent (one process, no shared table): pages are sent unslotted. */
+  readonly schedule?: HostSchedule;
 }
 
 export interface SourceRunSummary {
@@ -192,7 +196,16 @@ async function runSource(
   let batch: FetchMessage[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    await deps.fetchQueue.send(batch);
+    const schedule = deps.schedule;
+    await deps.fetchQueue.send(
+      schedule
+        ? await withSlots(batch, {
+            schedule,
+            crawlDelaySeconds: async (url) => (await deps.robots.rulesFor(url)).crawlDelaySeconds,
+            ...(deps.log ? { log: deps.log } : {}),
+          })
+        : batch,
+    );
     enqueued += batch.length;
     batch = [];
   };

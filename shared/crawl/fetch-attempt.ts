@@ -50,6 +50,7 @@ async function killedDelivery(
   url: string,
   delivery: number,
   message: string | undefined,
+  early: number,
 ): Promise<number | null> {
   const entry = await frontier.get(url);
   if (!entry) return null;
@@ -59,7 +60,8 @@ async function killedDelivery(
   const skippedTo = entry.skipped_delivery;
   const previous =
     skippedTo === delivery - 1 ? (entry.skipped_from ?? skippedTo ?? delivery) - 1 : delivery - 1;
-  if (previous < 1) return null;
+  // Deliveries that came before the page's slot were put back without a note: no attempts.
+  if (previous <= early) return null;
   // Items recorded before deliveries were stamped: an outcome of any delivery leaves the status.
   if (entry.last_delivery === undefined || entry.last_delivery === null)
     return entry.status === "queued" ? previous : null;
@@ -69,15 +71,17 @@ async function killedDelivery(
 /**
  * Records `killed` for the delivery before this one that ended without an outcome, if any; the URL's
  * give-up when that was its last allowed attempt. Fetch calls it before fetching, and before putting a
- * page back (a killed delivery is recorded by the next one, even when that one is put back).
+ * page back (a killed delivery is recorded by the next one, even when that one is put back). `early`:
+ * how many first deliveries came before the page's reserved slot (put back without a note: 0 or 1).
  */
 export async function recordKilled(
   url: string,
   delivery: number,
   deps: Pick<FetchDeps, "frontier" | "now">,
   message?: string,
+  early = 0,
 ): Promise<GaveUp | null> {
-  const killed = delivery > 1 ? await killedDelivery(deps.frontier, url, delivery, message) : null;
+  const killed = delivery > 1 ? await killedDelivery(deps.frontier, url, delivery, message, early) : null;
   if (killed === null) return null;
   const detail = `delivery ${killed} ended without an outcome (function timeout, out of memory or a crash)`;
   const attempts = await deps.frontier.markFailed(url, {
@@ -93,15 +97,16 @@ export async function recordKilled(
 }
 
 /** One delivery of `msg`: `delivery` is SQS's receive count, `message` the message id (numbers compare
- * only within one message). */
+ * only within one message), `early` as recordKilled's. */
 export async function fetchAttempt(
   msg: FetchMessage,
   delivery: number,
   deps: FetchDeps,
   message?: string,
+  early = 0,
 ): Promise<FetchOutcome | GaveUp> {
   const frontier = stampingDelivery(deps.frontier, delivery, message);
-  const gaveUp = await recordKilled(msg.url, delivery, deps, message);
+  const gaveUp = await recordKilled(msg.url, delivery, deps, message, early);
   if (gaveUp) return gaveUp;
   try {
     return await fetchArticle(msg, { ...deps, frontier });

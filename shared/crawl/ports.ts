@@ -140,6 +140,16 @@ export interface FetchQueue {
   send(messages: readonly FetchMessage[]): Promise<void>;
 }
 
+/** A host's schedule of request slots (the Hosts table): discovery reserves its pages' slots. */
+export interface HostSchedule {
+  /** The next `pages` slots of `host` (epoch ms, in order), at the host's interval. */
+  reserve(
+    host: string,
+    pages: number,
+    pace: { crawlDelaySeconds?: number | null; minDelayMs?: number },
+  ): Promise<number[]>;
+}
+
 export interface DiscoverQueue {
   send(messages: readonly DiscoverMessage[]): Promise<void>;
 }

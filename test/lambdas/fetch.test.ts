@@ -16,6 +16,7 @@ import { PARKED_REASON_ATTRIBUTE } from "../../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
 import { FrontierTable } from "../../shared/aws/frontier-table";
 import { resource } from "../../shared/aws/function-env";
+import { HostPaceTable } from "../../shared/aws/host-pace-table";
 import {
   fetchMetrics,
   METRICS_NAMESPACE,
@@ -123,15 +124,16 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
       await frontier.claim({ url, source_id: "src", run_id: "run-1", lastmod: null, now });
   };
   /** Sends the pages to the fetch queue and receives them as one batch (real receipt handles). */
-  const queued = async (...urls: string[]): Promise<SQSRecord[]> => {
+  const queued = (...urls: string[]): Promise<SQSRecord[]> => queuedBodies(...urls.map((u) => message(u)));
+  const queuedBodies = async (...bodies: object[]): Promise<SQSRecord[]> => {
     const queueUrl = runtime.resources.queueUrls.fetch;
     await runtime.clients.sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,
-        Entries: urls.map((u, i) => ({ Id: String(i), MessageBody: JSON.stringify(message(u)) })),
+        Entries: bodies.map((b, i) => ({ Id: String(i), MessageBody: JSON.stringify(b) })),
       }),
     );
-    return receive(urls.length, 0);
+    return receive(bodies.length, 0);
   };
   /** Receives `n` messages of the fetch queue, waiting up to `waitSeconds` for them. */
   const receive = async (n: number, waitSeconds: number): Promise<SQSRecord[]> => {
@@ -148,13 +150,19 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
           MessageSystemAttributeNames: ["All"],
         }),
       );
-      for (const m of out.Messages ?? [])
+      for (const m of out.Messages ?? []) {
+        const r = record(JSON.parse(m.Body ?? "{}").url, Number(m.Attributes?.ApproximateReceiveCount ?? 1));
         got.push({
-          ...record(JSON.parse(m.Body ?? "{}").url, Number(m.Attributes?.ApproximateReceiveCount ?? 1)),
+          ...r,
+          attributes: {
+            ...r.attributes,
+            ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? "0",
+          },
           messageId: m.MessageId ?? "",
           receiptHandle: m.ReceiptHandle ?? "",
           body: m.Body ?? "",
         });
+      }
     }
     return got;
   };
@@ -162,8 +170,8 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
   beforeAll(async () => {
     // Six hosts (six pacing keys): loopback addresses, not ports, tell them apart.
     hosts = await Promise.all(
-      ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"].map((ip, i) =>
-        publisher(ip, i * 100),
+      ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"].map(
+        (ip, i) => publisher(ip, i * 100),
       ),
     );
     runtime = await LocalRuntime.start({
@@ -177,7 +185,7 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     });
     handler = createFetchHandler(runtime.env("fetch"));
     // A warm container (clients connected, robots.txt cached, extraction loaded), as a crawl's are.
-    await invoke(...hosts.map((h) => `${h.base}/p0`));
+    await invoke(...hosts.slice(0, 6).map((h) => `${h.base}/p0`));
     await settle();
   });
 
@@ -288,6 +296,65 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     // Two pages reserved: the schedule ends two spacings past the next slot.
     expect(item).toMatchObject({ interval_ms: HOST_DELAY_MS });
     expect(Number(item?.spacing_ms) % 1000).toBe(0);
+  });
+
+  it("delivers a page discovered with a slot at it: come early, it goes back to its slot with no table call, and is fetched there as its first attempt", async () => {
+    const g = hosts[6] as Publisher;
+    const env = runtime.env("fetch");
+    const doc = makeDynamoClients(inject("endpoints")).doc;
+    const hostsTable = resource.table(env, "hosts");
+    const frontierTable = resource.table(env, "frontier");
+    // Discovery reserved three slots of g (page-slots.ts); this page holds the third. Its delay could not
+    // reach it (SQS's 15-minute cap), so it is delivered before it.
+    const slots = await new HostPaceTable(doc, hostsTable, { minDelayMs: HOST_DELAY_MS }).reserve(
+      hostOf(g.base),
+      3,
+      {},
+    );
+    expect(slots).toHaveLength(3);
+    for (let i = 1; i < 3; i++) {
+      expect(slots[i]! - slots[i - 1]!).toBeGreaterThanOrEqual(HOST_DELAY_MS);
+      expect((slots[i]! - slots[0]!) % 1000).toBe(0);
+    }
+    const url = `${g.base}/p20`;
+    await discovered(url);
+    const [early] = await queuedBodies({ ...message(url), slot_at: slots[2] });
+    const calls: string[] = [];
+    const unobserve = observeClients((cl) =>
+      cl.dynamo?.middlewareStack.add(
+        (next, context) => async (args) => {
+          const table = (args.input as { TableName?: string }).TableName;
+          if (table === hostsTable || table === frontierTable)
+            calls.push(`${table === hostsTable ? "hosts" : "frontier"}:${context.commandName}`);
+          return next(args);
+        },
+        { step: "initialize", name: "countPacingCalls" },
+      ),
+    );
+    const fresh = createFetchHandler(env);
+    unobserve();
+    const out = await fresh({ Records: [early!] }, runtime.context("fetch"));
+    expect(out.batchItemFailures).toEqual([{ itemIdentifier: early!.messageId }]);
+    expect(out.visibilitySet).toEqual([early!.messageId]);
+    expect(g.arrivals.has("/p20")).toBe(false);
+    // No admission, no note: the slot is the message's own.
+    expect(calls).toEqual([]);
+    // Earlier tests' pages come back too: this one's delivery is the one wanted.
+    let back: SQSRecord | undefined;
+    while (!back) {
+      const got = await receive(1, Math.ceil((slots[2]! - Date.now()) / 1000) + 2);
+      expect(got).toHaveLength(1);
+      if (got[0]?.messageId === early!.messageId) back = got[0];
+    }
+    expect(Date.now()).toBeGreaterThanOrEqual(slots[2]!);
+    expect(back.attributes.ApproximateReceiveCount).toBe("2");
+    // At its slot it takes the host though g's schedule runs on past it (it holds its slot).
+    const second = await fresh({ Records: [back] }, runtime.context("fetch"));
+    expect(second.batchItemFailures).toEqual([]);
+    expect(g.arrivals.has("/p20")).toBe(true);
+    // The early delivery was no attempt: the page is fetched at its first.
+    const item = (await runtime.items("frontier")).find((f) => f.url === url);
+    expect(item).toMatchObject({ status: "fetched", attempts: 1 });
   });
 
   it("fails a failed page only: the other hosts' pages in its batch are stored", async () => {
