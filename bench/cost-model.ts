@@ -4,6 +4,7 @@
  * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
  */
 import {
+  earlyPerPage,
   type FetchBatchShape,
   fetchBatchRounds,
   fetchBatchWaitMs,
@@ -158,9 +159,10 @@ function monthsLabel(months: number): string {
   return `${months} month${months === 1 ? "" : "s"}`;
 }
 
-/** Fetch deliveries per page at the settings' shape over those of the metered run. */
+/** Fetch deliveries per page at the settings' shape over those of the metered run (whose slots were
+ * all within the 15-minute delay: none early). */
 function deliveryScale(obs: Pick<Observed, "fetchPutBacks">, s: Settings): number {
-  return (1 + putBacksPerPage(s)) / (1 + (obs.fetchPutBacks ?? 0));
+  return (1 + putBacksPerPage(s) + earlyPerPage(s)) / (1 + (obs.fetchPutBacks ?? 0));
 }
 
 /** Put-backs per article at the settings' shape beyond those the metered run measured. */
@@ -227,11 +229,12 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     "requests",
     prices.sqsStandardPerRequest,
   );
-  // Each put-back beyond the run's: its share of a receive, and of a batch's ChangeMessageVisibilityBatch.
+  // Each put-back beyond the run's, and each delivery before its slot: its share of a receive, and of a
+  // batch's ChangeMessageVisibilityBatch.
   add(
     "SQS",
-    "fetch queue put-backs beyond the run's (a receive share and a visibility change share each)",
-    ((2 * putBacks) / obs.fetchBatchSize) * M,
+    "fetch queue put-backs beyond the run's and early deliveries (a receive and a visibility change share each)",
+    ((2 * (putBacks + earlyPerPage(s))) / obs.fetchBatchSize) * M,
     "requests",
     prices.sqsStandardPerRequest,
   );

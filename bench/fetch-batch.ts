@@ -6,25 +6,60 @@
  * a visibility change, an admission and a Frontier note, but no wait. Only a host whose interval is
  * within MAX_WAIT_IN_FUNCTION_MS has several pages fetched in one batch, one after another.
  *
- * Which pages are put back is the crawl's shape, not the code's: in a daily burst discovery enqueues a
- * host's pages at once, so every page after a host's first is received once before its slot (measured by
- * the load bench: fetch receives per page); in a steady crawl a host has a page now and then, due when it
- * comes.
+ * Discovery reserves each page's slot on its host's schedule and delays the message to it
+ * (shared/crawl/page-slots.ts), so in a daily burst a page comes when its host is due: the metered run
+ * (5 hosts × 30 pages at 1 s) put back 2 of 150 pages. Before, every page after a host's first was
+ * received once before its slot and put back with an admission and a Frontier note. What is left is
+ * SQS's 15-minute cap on a delay: a page whose slot is later comes once early and goes straight back to
+ * it (`earlyPerPage`: a receive share and a visibility change share, no table call). How many pages that
+ * is depends on how a day's pages spread over the hosts (host-sizes.ts).
  */
 import type { Observed, Settings } from "./cost-model";
+import { DEFAULT_HOST_SPREAD, zipfHostSizes } from "./host-sizes";
 
 export interface FetchBatchShape {
   /** Pages of one host fetched in a batch (one after another): 1 unless its interval is within the bound. */
   readonly pagesPerHost: number;
-  /** Deliveries of a page put back before its slot, on average (0: its host is due when it comes). */
+  /** Deliveries of a page admitted and put back until a slot, on average (0: its host is due when it
+   * comes): each an admission, a Frontier note and SQS requests. */
   readonly putBacksPerPage: number;
+  /** Deliveries of a page before the slot discovery gave it (its delay capped at 15 minutes), on
+   * average: each only SQS requests. Absent: 0. */
+  readonly earlyPerPage?: number;
   /** Hosts worked at once (MAX_CONCURRENT_HOSTS in lambdas/fetch.ts). */
   readonly concurrentHosts: number;
 }
 
-/** A daily burst at the defaults: one page per host fetched in a batch, every page but a host's first put
- * back once (the load bench measures it), 3 hosts at once. */
-export const DAILY_BURST: FetchBatchShape = { pagesPerHost: 1, putBacksPerPage: 1, concurrentHosts: 3 };
+/** SQS's longest message delay. */
+const MAX_DELAY_MS = 900_000;
+
+/**
+ * Share of a day's pages whose slot is past SQS's longest delay when discovery sends them all at once:
+ * a host's pages after its first `MAX_DELAY_MS / spacingMs`.
+ */
+export function pagesPastMaxDelay(hostSizes: readonly number[], spacingMs: number): number {
+  const inReach = Math.floor(MAX_DELAY_MS / spacingMs) + 1;
+  const pages = hostSizes.reduce((s, n) => s + n, 0);
+  return pages === 0 ? 0 : hostSizes.reduce((s, n) => s + Math.max(0, n - inReach), 0) / pages;
+}
+
+/** A day's pages at the design's size over its hosts (the scale simulation's spread). */
+const DESIGN_DAY = { hosts: 10_000, pages: 5_000_000 };
+
+/**
+ * A daily burst at the defaults: one page per host fetched in a batch, 3 hosts at once; put back as the
+ * metered run measured (2 of 150 pages, rounded up); early, the pages past the 15-minute delay at 2 s
+ * slots (a 1 s delay and a request) in the design's day: 0.63 of them.
+ */
+export const DAILY_BURST: FetchBatchShape = {
+  pagesPerHost: 1,
+  putBacksPerPage: 0.02,
+  earlyPerPage: pagesPastMaxDelay(
+    zipfHostSizes(DESIGN_DAY.hosts, DESIGN_DAY.pages, DEFAULT_HOST_SPREAD),
+    2000,
+  ),
+  concurrentHosts: 3,
+};
 
 function shapeOf(s: Pick<Settings, "fetchBatch">): FetchBatchShape {
   return s.fetchBatch ?? DAILY_BURST;
@@ -35,13 +70,18 @@ export function putBacksPerPage(s: Pick<Settings, "fetchBatch">): number {
   return Math.max(0, shapeOf(s).putBacksPerPage);
 }
 
+/** Deliveries before the page's slot per fetched page at the settings' shape (SQS requests only). */
+export function earlyPerPage(s: Pick<Settings, "fetchBatch">): number {
+  return Math.max(0, shapeOf(s).earlyPerPage ?? 0);
+}
+
 /** Of a batch of `batchSize` deliveries: pages fetched, hosts fetched, and the rounds they are worked in. */
 export function fetchBatchRounds(
   batchSize: number,
   s: Pick<Settings, "fetchBatch">,
 ): { fetched: number; pagesPerHost: number; hosts: number; rounds: number } {
   const shape = shapeOf(s);
-  const fetched = batchSize / (1 + putBacksPerPage(s));
+  const fetched = batchSize / (1 + putBacksPerPage(s) + earlyPerPage(s));
   const pagesPerHost = Math.max(1, Math.min(fetched, shape.pagesPerHost));
   const hosts = Math.max(1, fetched / pagesPerHost);
   const workers = Math.max(1, Math.min(hosts, shape.concurrentHosts));

@@ -12,6 +12,9 @@ export interface HostSizeSpread {
   readonly maxPagesPerHost: number;
 }
 
+/** The scale simulation's spread (`--zipf`, `--max-host-pages`). */
+export const DEFAULT_HOST_SPREAD: HostSizeSpread = { exponent: 1.1, maxPagesPerHost: 20_000 };
+
 /** Integers, largest first, summing to `pages`; every host has at least one page when pages ≥ hosts. */
 export function zipfHostSizes(hosts: number, pages: number, spread: HostSizeSpread): number[] {
   const { exponent, maxPagesPerHost: cap } = spread;

@@ -19,6 +19,9 @@ export interface MeteredRun {
   readonly defaults: Settings;
 }
 
+/** The host delay the metered run crawls at and the cost model prices (the deployment's default). */
+const PRICED_HOST_DELAY_MS = 1000;
+
 export async function meteredRun(
   endpoints: Parameters<typeof runPipeline>[0]["endpoints"],
   quick: boolean,
@@ -26,7 +29,16 @@ export async function meteredRun(
 ): Promise<MeteredRun> {
   const [outlets, per] = quick ? [3, 15] : [5, 30];
   log(`metered run: ${outlets} outlets × ${per} pages, handlers one at a time …`);
-  const r = await runPipeline({ endpoints, outlets, articlesPerOutlet: per, meter: true, log });
+  // At the delay it is priced at: discovery reserves each page's slot, fetch takes the pages as they come
+  // (a daily burst: every outlet's pages discovered at once).
+  const r = await runPipeline({
+    endpoints,
+    outlets,
+    articlesPerOutlet: per,
+    meter: true,
+    hostDelayMs: PRICED_HOST_DELAY_MS,
+    log,
+  });
   // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
   // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
   const fetchTrigger = topology.functions.fetch.trigger;
@@ -35,7 +47,7 @@ export async function meteredRun(
   const obs = withFetchBatchSize(observed, fetchTrigger.kind === "queue" ? fetchTrigger.batchSize : 1);
   const defaults: Settings = {
     memoryMb: Object.fromEntries(Object.entries(topology.functions).map(([fn, s]) => [fn, s.memoryMb])),
-    minHostDelayMs: 1000,
+    minHostDelayMs: PRICED_HOST_DELAY_MS,
     pageLatencyMs: 300,
     rawSampleRate: 0.1,
     lshBandsTotal: obs.lshBandsTotal,

@@ -23,6 +23,8 @@ export interface PipelineOptions {
   readonly meter?: boolean;
   readonly concurrency?: { fetch: number; dedup: number };
   readonly rawSampleRate?: number;
+  /** STORYTRAIL_MIN_HOST_DELAY_MS of the run (default 0: as fast as the hosts answer). */
+  readonly hostDelayMs?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -149,7 +151,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       prefix,
       settings: {
         STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
-        STORYTRAIL_MIN_HOST_DELAY_MS: "0",
+        STORYTRAIL_MIN_HOST_DELAY_MS: String(opts.hostDelayMs ?? 0),
         STORYTRAIL_RAW_SAMPLE_RATE: String(rawSampleRate),
       },
       concurrency: opts.concurrency ?? { fetch: 4, dedup: 2 },

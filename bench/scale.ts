@@ -18,8 +18,9 @@ import {
   type Settings,
   totalUsd,
 } from "./cost-model";
+import { DAILY_BURST } from "./fetch-batch";
 import { fixedMonthlyLines, stackFixedMonthly, targetCustomMetricCount } from "./fixed-costs";
-import { zipfHostSizes } from "./host-sizes";
+import { DEFAULT_HOST_SPREAD, zipfHostSizes } from "./host-sizes";
 import { HOURS_PER_MONTH } from "./provisioned-capacity";
 import { type LimitRow, limitRows } from "./scale-limits";
 import { type ScaleResult, simulateScale } from "./scale-sim";
@@ -91,8 +92,8 @@ export function scaleOptions(flags: Partial<Record<keyof typeof SCALE_FLAGS, str
   return {
     sources: num("sources", 10_000),
     articles: num("articles", 5_000_000),
-    zipf: num("zipf", 1.1),
-    maxHostPages: num("max-host-pages", 20_000),
+    zipf: num("zipf", DEFAULT_HOST_SPREAD.exponent),
+    maxHostPages: num("max-host-pages", DEFAULT_HOST_SPREAD.maxPagesPerHost),
     delayMs: num("delay-ms", 1000),
     latencyMs: num("latency-ms", 300),
     fetchConcurrency: num("fetch-concurrency", queueTrigger("fetch").maxConcurrency),
@@ -140,8 +141,11 @@ function dayCost(
     pageLatencyMs: o.latencyMs,
     fetchBatch: {
       pagesPerHost: sim.pagesPerHostInBatch,
-      // A burst's pages after a host's first are put back once before their slot (fetch-batch.ts).
-      putBacksPerPage: mode === "burst" ? 1 : 0,
+      // A burst's pages come at the slots discovery gave them; those past SQS's 15-minute delay once
+      // early (fetch-batch.ts).
+      ...(mode === "burst"
+        ? { putBacksPerPage: DAILY_BURST.putBacksPerPage, earlyPerPage: DAILY_BURST.earlyPerPage ?? 0 }
+        : { putBacksPerPage: 0 }),
       concurrentHosts: MAX_CONCURRENT_HOSTS,
     },
   };

@@ -81,6 +81,8 @@ const settings: Settings = {
   storageMonths: 1,
   lshRetentionMonths: 3,
   tracing: true,
+  // Every page put back once: the arithmetic below counts each put-back (DAILY_BURST: fetch-batch.test.ts).
+  fetchBatch: { pagesPerHost: 1, putBacksPerPage: 1, concurrentHosts: 3 },
 };
 
 describe("cost per million articles", () => {
@@ -91,7 +93,7 @@ describe("cost per million articles", () => {
     expect(wru.usd).toBeCloseTo(40e6 * PRICES.dynamoPerWru);
     const fetchQueue = lines.find((l) => l.item.startsWith("fetch queue (send"))!;
     expect(fetchQueue.usd).toBeCloseTo(0.6e6 * PRICES.sqsStandardPerRequest);
-    // Fetch's 0.2 invocations per article twice over (a daily burst's page is put back once), dedup's 0.1.
+    // Fetch's 0.2 invocations per article twice over (each page put back once), dedup's 0.1.
     const requests = lines.find((l) => l.service === "Lambda" && l.item === "requests")!;
     expect(requests.quantity).toBeCloseTo(0.5e6);
     expect(totalUsd(lines)).toBeCloseTo(lines.reduce((s, l) => s + l.usd, 0));

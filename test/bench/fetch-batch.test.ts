@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { costBreakdown, designFloor, invocationMs, type Settings } from "../../bench/cost-model";
 import {
   DAILY_BURST,
+  earlyPerPage,
   fetchBatchRounds,
   fetchBatchWaitMs,
   fetchPageWaitShare,
+  pagesPastMaxDelay,
   withFetchBatchSize,
 } from "../../bench/fetch-batch";
 import { costSettings, observation } from "../support/cost-fixtures";
@@ -16,12 +18,26 @@ const shape = (pagesPerHost: number, putBacksPerPage: number, concurrentHosts: n
 });
 
 describe("a fetch batch's billed wait, pacing out of the function", () => {
-  it("bills no host delay: a daily burst's batch fetches half its deliveries, 3 hosts at once, each waiting for its page", () => {
+  it("bills no host delay: a batch whose pages were each put back once fetches half its deliveries, 3 hosts at once, each waiting for its page", () => {
     // 10 deliveries, each fetched page put back once before: 5 pages of 5 hosts, 2 rounds of 300 ms.
-    expect(fetchBatchRounds(10, {})).toEqual({ fetched: 5, pagesPerHost: 1, hosts: 5, rounds: 2 });
-    expect(fetchBatchWaitMs(10, base)).toBe(2 * 300);
-    expect(fetchBatchWaitMs(10, { ...base, minHostDelayMs: 5000 })).toBe(2 * 300);
-    expect(fetchPageWaitShare(10, {})).toBeCloseTo(2 / 5);
+    const once = shape(1, 1, 3);
+    expect(fetchBatchRounds(10, once)).toEqual({ fetched: 5, pagesPerHost: 1, hosts: 5, rounds: 2 });
+    expect(fetchBatchWaitMs(10, once)).toBe(2 * 300);
+    expect(fetchBatchWaitMs(10, { ...once, minHostDelayMs: 5000 })).toBe(2 * 300);
+    expect(fetchPageWaitShare(10, once)).toBeCloseTo(2 / 5);
+  });
+
+  it("a daily burst's pages come at the slots discovery gave them: only those past SQS's 15-minute delay come early", () => {
+    // 451 slots 2 s apart fit in 900 s (the first is now): a host of 1,000 pages has 549 past them.
+    expect(pagesPastMaxDelay([1000, 100], 2000)).toBeCloseTo(549 / 1100);
+    expect(pagesPastMaxDelay([451, 1], 2000)).toBe(0);
+    expect(pagesPastMaxDelay([], 2000)).toBe(0);
+    expect(DAILY_BURST.putBacksPerPage).toBeLessThan(0.05);
+    expect(DAILY_BURST.earlyPerPage).toBeGreaterThan(0.5);
+    expect(DAILY_BURST.earlyPerPage).toBeLessThan(0.7);
+    // An early delivery is a delivery: a batch of 10 fetches fewer pages than 10.
+    const { fetched } = fetchBatchRounds(10, {});
+    expect(fetched).toBeCloseTo(10 / (1 + DAILY_BURST.putBacksPerPage + (DAILY_BURST.earlyPerPage ?? 0)));
   });
 
   it("a steady crawl's page is due when it comes: every delivery fetched", () => {
@@ -104,10 +120,14 @@ describe("the cost model with pacing out of the function", () => {
         rru: lines.find((l) => l.item === "hosts reads")!.quantity / 1e6,
       };
     };
-    // A daily burst: each page admitted twice (put back once), then its request's end.
-    expect(DAILY_BURST.putBacksPerPage).toBe(1);
+    // Every page put back once: each admitted twice, then its request's end.
     expect(hosts(settings).rru).toBeCloseTo(0.1 + 2);
     expect(hosts(settings).wru).toBeCloseTo(0.2 + 3);
+    // A daily burst's early deliveries make no table call: its pages are admitted about once.
+    const burst = { ...settings, fetchBatch: DAILY_BURST };
+    expect(earlyPerPage(burst)).toBeGreaterThan(0.5);
+    expect(hosts(burst).rru).toBeCloseTo(0.1 + 1 + DAILY_BURST.putBacksPerPage);
+    expect(hosts(burst).wru).toBeCloseTo(0.2 + 2 + DAILY_BURST.putBacksPerPage);
     // A steady crawl: one admission, one end.
     expect(hosts({ ...settings, ...shape(1, 0, 3) }).rru).toBeCloseTo(0.1 + 1);
     expect(hosts({ ...settings, ...shape(1, 0, 3) }).wru).toBeCloseTo(0.2 + 2);

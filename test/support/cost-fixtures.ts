@@ -30,6 +30,9 @@ export function costSettings(overrides: Partial<Settings> = {}): Settings {
     storageMonths: 1,
     lshRetentionMonths: 3,
     tracing: false,
+    // The shape the model's arithmetic is checked at: every page put back once (DAILY_BURST is tested
+    // on its own in fetch-batch.test.ts).
+    fetchBatch: { pagesPerHost: 1, putBacksPerPage: 1, concurrentHosts: 3 },
     ...overrides,
   };
 }
