@@ -31,10 +31,10 @@ async function sendBatched(
 }
 
 /** SQS's longest message delay (DelaySeconds): 15 minutes. */
-export const MAX_DELAY_SECONDS = 900;
+const MAX_DELAY_SECONDS = 900;
 
 /** The whole seconds that deliver a message at `slotAt` (epoch ms), not before, up to SQS's 15 minutes. */
-export function delaySecondsTo(slotAt: number | undefined, now: number): number {
+function delaySecondsTo(slotAt: number | undefined, now: number): number {
   if (slotAt === undefined) return 0;
   return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((slotAt - now) / 1000)));
 }
