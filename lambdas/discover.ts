@@ -41,11 +41,11 @@ export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
   const frontier = new FrontierTable(doc, resource.table(env, "frontier"));
   const sourceState = new SourcesTable(doc, resource.table(env, "sources"));
   const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
-  // The Hosts table fetch paces by: discovery's requests (robots.txt, sitemaps, feeds) and fetch's keep one pace per host.
-  const hosts = resource.table(env, "hosts");
+  // The one pacer, the Hosts table fetch paces by: discovery's requests (robots.txt, sitemaps, feeds) and
+  // fetch's keep one pace per host, and each page discovery sends gets its slot there.
   const minDelayMs = settings.STORYTRAIL_MIN_HOST_DELAY_MS;
-  const robotsPacer = new HostPaceTable(doc, hosts, { minDelayMs });
-  const robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, robotsPacer);
+  const hostPace = new HostPaceTable(doc, resource.table(env, "hosts"), { minDelayMs });
+  const robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, hostPace);
 
   const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics, context?: Context) => {
     let message: ReturnType<typeof parseDiscoverMessage>;
@@ -61,8 +61,8 @@ export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
       http,
       robots,
       minHostDelayMs: minDelayMs,
-      pacer: (opts) => new HostPaceTable(doc, hosts, opts),
-      schedule: robotsPacer,
+      pacer: hostPace,
+      schedule: hostPace,
       frontier,
       sourceState,
       fetchQueue,

@@ -31,7 +31,8 @@ import { isConditionalCheckFailure } from "./conditional-check";
 export interface HostPaceOptions {
   readonly minDelayMs: number;
   readonly now?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /** Sleeps `ms`, or less when `signal` aborts (default sleepMs). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** How long a request may keep its host: HttpClient's whole budget for one URL (every hop), plus 5 s
@@ -92,7 +93,7 @@ function num(v: unknown): number | null {
 
 export class HostPaceTable implements Pacer {
   private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Hosts the caller will request again after the request in progress. */
   private readonly expected = new Set<string>();
   /** Per host this pacer has taken: the item version its last write made. */
@@ -126,9 +127,14 @@ export class HostPaceTable implements Pacer {
 
   /**
    * Resolves when a request to `host` may start, having taken the host. Returns early, without it,
-   * only when the caller's `sleep` ends early (its time is up: it sends nothing).
+   * only when `signal` aborts (the caller's time is up: it sends nothing).
    */
-  async wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
+  async wait(
+    host: string,
+    crawlDelaySeconds?: number | null,
+    minDelayMs?: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
     if (await this.takeHeld(host, interval)) return this.started(host);
     for (let lost = 0; lost < ATTEMPTS; ) {
@@ -142,9 +148,9 @@ export class HostPaceTable implements Pacer {
       if (busyUntil > now) {
         // Another request to the host is out, or its next slot is kept: read again when it may be over.
         const wake = Math.min(busyUntil, now + POLL_MS);
-        await this.sleep(wake - now);
-        // A sleep cut short (the caller's time ran out) returns at once; timers fire on time, ±1 ms.
-        if (this.now() < wake - 2) return;
+        await this.sleep(wake - now, signal);
+        // The caller's time ran out: it returns without the host.
+        if (signal?.aborted) return;
         continue;
       }
       const next = num(item?.next_at);
@@ -161,7 +167,7 @@ export class HostPaceTable implements Pacer {
         continue;
       }
       this.mine.set(host, (v ?? 0) + 1);
-      if (slot > now) await this.sleep(slot - now);
+      if (slot > now) await this.sleep(slot - now, signal);
       return this.started(host);
     }
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);

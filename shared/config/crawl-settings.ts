@@ -1,6 +1,6 @@
 /** Crawl settings from the function's environment, validated, with safe defaults. */
 import * as z from "zod/mini";
-import { MAX_CRAWL_DELAY_MS } from "../fetch/crawl-delay";
+import { DEFAULT_MIN_HOST_DELAY_MS, MAX_CRAWL_DELAY_MS } from "../fetch/crawl-delay";
 import { DEFAULT_USER_AGENT } from "../fetch/user-agent";
 import "./zod-messages";
 
@@ -22,7 +22,7 @@ export const crawlSettingsSchema = z.object({
    * longer minimum would time out every page (as a source's min_delay_ms is capped in sources.ts). */
   STORYTRAIL_MIN_HOST_DELAY_MS: z._default(
     z.coerce.number().check(z.int(), z.gte(0), z.lte(MAX_CRAWL_DELAY_MS)),
-    1000,
+    DEFAULT_MIN_HOST_DELAY_MS,
   ),
   /** Days an article stays findable in the LSH buckets (dedup λ). */
   STORYTRAIL_LSH_RETENTION_DAYS: z._default(

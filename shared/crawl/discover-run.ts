@@ -5,14 +5,10 @@
  * over its budget keeps what it found so far, is reported with reason `timeout`, and keeps its
  * last-success mark, so the next run reads it again from there.
  */
-import {
-  DEFAULT_DISCOVERY_DELAY_MS,
-  type DiscoveryLimits,
-  type DiscoveryProblem,
-  discoverSource,
-} from "../discover/discover-source";
+import { type DiscoveryLimits, type DiscoveryProblem, discoverSource } from "../discover/discover-source";
 import type { RobotsCache } from "../discover/robots";
 import { type Source, sourceFetchSettings } from "../discover/sources";
+import { DEFAULT_MIN_HOST_DELAY_MS } from "../fetch/crawl-delay";
 import { HostPacer } from "../fetch/host-pacer";
 import type { HttpClient } from "../fetch/http";
 import type { FailureReason, FetchMessage } from "../records";
@@ -32,11 +28,12 @@ export interface DiscoverRunDeps {
   readonly remainingMs?: () => number;
   /** Sources discovered at once (default SOURCE_CONCURRENCY). */
   readonly sourceConcurrency?: number;
-  /** STORYTRAIL_MIN_HOST_DELAY_MS: no source's requests are closer together than this (default 0). */
+  /** STORYTRAIL_MIN_HOST_DELAY_MS, for the default pacer (default DEFAULT_MIN_HOST_DELAY_MS). */
   readonly minHostDelayMs?: number;
-  /** A source's pacer (default: a HostPacer of its own); in Lambda, the Hosts table fetch paces by too,
-   * so discovery's and fetch's requests to one host keep one pace. `sleep` ends with the source's budget. */
-  readonly pacer?: (opts: { minDelayMs: number; sleep: (ms: number) => Promise<void> }) => Pacer;
+  /** The one pacer of every request (default: a HostPacer of the run's own); in Lambda, the Hosts table
+   * fetch paces by too, so discovery's and fetch's requests to one host keep one pace. A source's
+   * min_delay_ms goes with each request, and its budget ends its waits, as fetch's do. */
+  readonly pacer?: Pacer;
   /** The hosts' schedule (the Hosts table): each enqueued page gets its slot and is delayed to it
    * (page-slots.ts). Absent (one process, no shared table): pages are sent unslotted. */
   readonly schedule?: HostSchedule;
@@ -76,21 +73,6 @@ const FINISH_RESERVE_MAX_MS = 60_000;
 /** How often running sources are checked against their deadline and the invocation's. */
 const WATCH_INTERVAL_MS = 200;
 
-/** A sleep that ends early (without error) when `signal` aborts: the pacer's wait then returns at once. */
-function abortableSleep(signal: AbortSignal): (ms: number) => Promise<void> {
-  return (ms) =>
-    new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done, { once: true });
-    });
-}
-
 /**
  * The time plan of one run: each source's budget is a fair share of the invocation's time (its time
  * less the finishing reserve, times the concurrency, over the number of sources), never past the
@@ -117,6 +99,7 @@ export async function runDiscovery(
   deps: DiscoverRunDeps,
 ): Promise<DiscoverRunSummary> {
   const concurrency = Math.max(1, deps.sourceConcurrency ?? SOURCE_CONCURRENCY);
+  const pacer = deps.pacer ?? new HostPacer({ minDelayMs: deps.minHostDelayMs ?? DEFAULT_MIN_HOST_DELAY_MS });
   const { budgetMs, reserveMs } = budgetPlan(sources.length, concurrency, deps.remainingMs);
   const running = new Map<AbortController, number>(); // source's controller → its deadline (Date.now())
   const outOfTime = () => deps.remainingMs !== undefined && deps.remainingMs() <= reserveMs;
@@ -135,7 +118,7 @@ export async function runDiscovery(
       if (outOfTime()) controller.abort();
       running.set(controller, Date.now() + budgetMs);
       try {
-        const summary = await runSource(source, runId, deps, controller.signal, budgetMs);
+        const summary = await runSource(source, runId, { ...deps, pacer }, controller.signal, budgetMs);
         enqueued += summary.enqueued;
         summaries[i] = summary.summary;
       } finally {
@@ -154,20 +137,13 @@ export async function runDiscovery(
 async function runSource(
   source: Source,
   runId: string,
-  deps: DiscoverRunDeps,
+  deps: DiscoverRunDeps & { pacer: Pacer },
   signal: AbortSignal,
   budgetMs: number,
 ): Promise<{ summary: SourceRunSummary; enqueued: number }> {
   let enqueued = 0;
   const startedAt = deps.now();
   const since = await deps.sourceState.lastSuccess(source.id);
-  // The source's pacer, whose waits end when its budget does. The Crawl-delay clamp is the pacer's
-  // (shared/fetch), one rule for discovery and fetch; the deployment's minimum holds here too.
-  const pacerOpts = {
-    minDelayMs: Math.max(source.min_delay_ms ?? DEFAULT_DISCOVERY_DELAY_MS, deps.minHostDelayMs ?? 0),
-    sleep: abortableSleep(signal),
-  };
-  const pacer = deps.pacer ? deps.pacer(pacerOpts) : new HostPacer(pacerOpts);
   const found = signal.aborted
     ? { urls: [], problems: [] as DiscoveryProblem[] }
     : await discoverSource(source, {
@@ -176,7 +152,7 @@ async function runSource(
         since,
         now: startedAt,
         limits: deps.limits,
-        pacer,
+        pacer: deps.pacer,
         signal,
       });
   const { urls } = found;

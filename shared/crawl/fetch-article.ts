@@ -110,7 +110,9 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     accept: "html",
     etag: previous?.etag ?? null,
     lastModified: previous?.last_modified ?? null,
-    pace: pacedBy(deps.pacer, msg.url, rules.crawlDelaySeconds, undefined, msg.min_delay_ms),
+    pace: pacedBy(deps.pacer, msg.url, rules.crawlDelaySeconds, {
+      ...(msg.min_delay_ms === undefined ? {} : { minDelayMs: msg.min_delay_ms }),
+    }),
   });
   if (!res.ok) return fail(res.reason, res.detail, res.status);
   if (res.notModified && previous?.article_id) {

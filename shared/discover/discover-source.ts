@@ -4,6 +4,7 @@
  * deduplicated, keeping only what changed since the source's last successful run.
  */
 
+import { DEFAULT_MIN_HOST_DELAY_MS } from "../fetch/crawl-delay";
 import { HostPacer } from "../fetch/host-pacer";
 import type { FetchSuccess, HttpClient } from "../fetch/http";
 import { type Pacer, pacedBy } from "../fetch/request-pacing";
@@ -51,9 +52,6 @@ export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
   maxDocumentBytes: 50 * 1024 * 1024,
 };
 
-/** Gap between two discovery requests to one host when the source sets no min_delay_ms. */
-export const DEFAULT_DISCOVERY_DELAY_MS = 500;
-
 export interface DiscoverOptions {
   http: HttpClient;
   robots: RobotsCache;
@@ -61,7 +59,9 @@ export interface DiscoverOptions {
   since: Date | null;
   now: Date;
   limits?: Partial<DiscoveryLimits>;
-  /** Paces every request (the Hosts table in Lambda); by default one HostPacer per call using the source's min_delay_ms. */
+  /** Paces every request (the Hosts table in Lambda, shared with fetch): the source's min_delay_ms is
+   * passed with each request, as fetch does. By default a HostPacer of this call's own at the
+   * deployment's default minimum. */
   pacer?: Pacer;
   /** Ends discovery early (the run's time budget): documents not yet read are skipped, what was found is returned. */
   signal?: AbortSignal;
@@ -88,8 +88,7 @@ export async function discoverSource(
   opts: DiscoverOptions,
 ): Promise<{ urls: DiscoveredUrl[]; problems: DiscoveryProblem[] }> {
   const limits: DiscoveryLimits = { ...DEFAULT_DISCOVERY_LIMITS, ...opts.limits };
-  const pacer =
-    opts.pacer ?? new HostPacer({ minDelayMs: source.min_delay_ms ?? DEFAULT_DISCOVERY_DELAY_MS });
+  const pacer = opts.pacer ?? new HostPacer({ minDelayMs: DEFAULT_MIN_HOST_DELAY_MS });
   const sinceMs = opts.since ? opts.since.getTime() : null;
   const staleBeforeMs = opts.now.getTime() - limits.newsMaxAgeDays * DAY_MS;
   const found = new Map<string, DiscoveredUrl>();
@@ -154,7 +153,10 @@ export async function discoverSource(
     const res = await opts.http.fetch(url, {
       accept: "feed",
       limits: { maxBytes: limits.maxDocumentBytes },
-      pace: pacedBy(pacer, url, rules.crawlDelaySeconds, () => !opts.signal?.aborted),
+      pace: pacedBy(pacer, url, rules.crawlDelaySeconds, {
+        ...(source.min_delay_ms === undefined ? {} : { minDelayMs: source.min_delay_ms }),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
     });
     // A wait cut short by the run's time budget: the document is left for the next run.
     if (opts.signal?.aborted) return null;

@@ -4,6 +4,10 @@
  * configured minimum, a publisher's Crawl-delay capped at MAX_CRAWL_DELAY_MS.
  */
 
+/** The least gap between two requests to one host, discovery's and fetch's alike, when the deployment
+ * sets none (STORYTRAIL_MIN_HOST_DELAY_MS); a source's min_delay_ms or robots.txt may raise it. */
+export const DEFAULT_MIN_HOST_DELAY_MS = 1000;
+
 /**
  * The longest Crawl-delay honoured. A fetch λ's timeout gives each page of its batch 60 s (infra/topology.ts:
  * 10 pages × 60 s + 30 s): a page waits for its host's slot and then fetches under a 30 s deadline

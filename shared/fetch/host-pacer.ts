@@ -11,18 +11,28 @@ export interface HostPacerOptions {
   /** The Crawl-delay cap (default MAX_CRAWL_DELAY_MS); tests shorten it to pace with real timers. */
   maxCrawlDelayMs?: number;
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Sleeps `ms`, or less when `signal` aborts (default sleepMs). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** setTimeout's largest delay (2^31 − 1 ms): Node fires a longer one after 1 ms instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Sleeps `ms`, in timer-sized steps, so no delay overflows into an immediate wake-up. */
-export async function sleepMs(ms: number): Promise<void> {
+/** Sleeps `ms`, in timer-sized steps, so no delay overflows into an immediate wake-up; returns at once,
+ * without error, when `signal` aborts. */
+export async function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {
   let left = ms;
-  while (left > 0) {
+  while (left > 0 && !signal?.aborted) {
     const step = Math.min(left, MAX_TIMER_MS);
-    await new Promise<void>((resolve) => setTimeout(resolve, step));
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, step);
+      signal?.addEventListener("abort", done, { once: true });
+    });
     left -= step;
   }
 }
@@ -31,7 +41,7 @@ export class HostPacer implements Pacer {
   private readonly minDelayMs: number;
   private readonly maxCrawlDelayMs: number;
   private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Host → the last granted request's start (or when it will start), or the end of the last request. */
   private readonly last = new Map<string, number>();
 
@@ -61,14 +71,19 @@ export class HostPacer implements Pacer {
 
   /**
    * Resolves when a request to `host` may start, and reserves that slot. A caller with a time budget
-   * passes a `sleep` that ends early when the budget does (discover-run.ts): `Crawl-delay: 3600`
-   * cannot stall the sources after it. `minDelayMs` (the source's own) raises the minimum, never lowers it.
+   * passes its `signal`, which ends the wait early (discover-run.ts): `Crawl-delay: 3600` cannot stall
+   * the sources after it. `minDelayMs` (the source's own) raises the minimum, never lowers it.
    */
-  async wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
+  async wait(
+    host: string,
+    crawlDelaySeconds?: number | null,
+    minDelayMs?: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const now = this.now();
     const slot = this.nextSlot(host, crawlDelaySeconds, now, minDelayMs);
     this.last.set(host, slot);
-    if (slot > now) await this.sleep(slot - now);
+    if (slot > now) await this.sleep(slot - now, signal);
   }
 
   /** A request to `host` has ended: the next starts one interval from now (request-pacing.ts says why). */

@@ -14,9 +14,15 @@ import { hostOf } from "../url/canonical-url";
 export interface Pacer {
   /**
    * Resolves when a request to `host` may start, and reserves that slot. `minDelayMs` is the source's
-   * own minimum gap (its `min_delay_ms`): it raises the pacer's minimum, never lowers it.
+   * own minimum gap (its `min_delay_ms`): it raises the pacer's minimum, never lowers it. `signal`
+   * (the caller's time budget) ends the wait early: the caller then sends nothing.
    */
-  wait(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void>;
+  wait(
+    host: string,
+    crawlDelaySeconds?: number | null,
+    minDelayMs?: number,
+    signal?: AbortSignal,
+  ): Promise<void>;
   /** A request to `host` has ended (answered or failed): the next may start one interval from now. */
   done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void>;
 }
@@ -41,16 +47,16 @@ function pacingHost(url: string): string | null {
 /**
  * Paces the requests of one fetch of `url`: its own host with the Crawl-delay its robots.txt states,
  * any other host a redirect leads to at the minimum; `minDelayMs` is the source's own minimum for its
- * host. `stillWanted` (e.g. a time budget) is asked
- * after each wait, so a wait cut short sends nothing.
+ * host. `signal` (a time budget) ends a wait early, and a wait cut short sends nothing.
  */
 export function pacedBy(
   pacer: Pacer,
   url: string,
   crawlDelaySeconds: number | null,
-  stillWanted: () => boolean = () => true,
-  minDelayMs?: number,
+  opts: { minDelayMs?: number; signal?: AbortSignal } = {},
 ): RequestPacer {
+  const { minDelayMs, signal } = opts;
+  const stillWanted = () => !signal?.aborted;
   const home = pacingHost(url);
   const delayFor = (host: string) => (host === home ? crawlDelaySeconds : null);
   // The source's own minimum applies to its own host only, as its Crawl-delay does.
@@ -59,7 +65,7 @@ export function pacedBy(
     before: async (hop) => {
       const host = pacingHost(hop);
       if (host === null) return stillWanted();
-      await pacer.wait(host, delayFor(host), minFor(host));
+      await pacer.wait(host, delayFor(host), minFor(host), signal);
       if (stillWanted()) return true;
       // Not sent after all: the host is free again (a shared pacer would otherwise keep it).
       await pacer.done(host, delayFor(host), minFor(host));

@@ -279,7 +279,11 @@ function defaultRoutes(): Record<string, Handler> {
   };
 }
 
-export async function startNewsServer(extra: Record<string, Handler> = {}): Promise<NewsServer> {
+/** `address`: another loopback address is another host (a pacing key), where another port is not. */
+export async function startNewsServer(
+  extra: Record<string, Handler> = {},
+  address = "127.0.0.1",
+): Promise<NewsServer> {
   const routes = new Map<string, Handler>(Object.entries({ ...defaultRoutes(), ...extra }));
   const hits = new Map<string, number>();
   const lastHeaders = new Map<string, http.IncomingHttpHeaders>();
@@ -301,8 +305,8 @@ export async function startNewsServer(extra: Record<string, Handler> = {}): Prom
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => httpServer.listen(0, address, resolve));
+  const base = `http://${address}:${(httpServer.address() as AddressInfo).port}`;
   server = {
     base,
     url: (path) => `${base}${path}`,

@@ -128,19 +128,23 @@ describe("HostPaceTable", () => {
     }
   });
 
-  it("returns without the host when the caller's sleep is cut short, taking nothing", async () => {
+  it("returns without the host when the caller's time runs out during its wait, taking nothing", async () => {
     const s = await setup("cut");
     try {
       const clock = virtualClock();
       const a = s.pacer(1000, clock);
       await a.wait(HOST, null);
       const before = await s.item();
-      // A caller whose time ran out: its sleep returns at once.
+      // A caller whose time runs out while it waits for the host: its signal aborts during the sleep.
+      const budget = new AbortController();
       await new HostPaceTable(s.clients.doc, s.table, {
         minDelayMs: 1000,
         now: clock.now,
-        sleep: async () => {},
-      }).wait(HOST, null);
+        sleep: async (_ms, signal) => {
+          budget.abort();
+          expect(signal?.aborted).toBe(true);
+        },
+      }).wait(HOST, null, undefined, budget.signal);
       expect(await s.item()).toEqual(before);
       await a.done(HOST, null);
       expect((await s.item())?.busy_until).toBe(0);
@@ -153,7 +157,9 @@ describe("HostPaceTable", () => {
     const s = await setup("unsent");
     try {
       const clock = virtualClock();
-      const pace = pacedBy(s.pacer(1000, clock), `https://${HOST}/story`, null, () => false);
+      const budget = new AbortController();
+      budget.abort();
+      const pace = pacedBy(s.pacer(1000, clock), `https://${HOST}/story`, null, { signal: budget.signal });
       expect(await pace.before(`https://${HOST}/story`)).toBe(false);
       // Not left to its 35 s lease: the next request may go one interval from now.
       expect(await s.item()).toMatchObject({ busy_until: 0, next_at: clock.now() + 1000 });

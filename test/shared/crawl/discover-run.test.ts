@@ -87,9 +87,11 @@ describe("runDiscovery", () => {
   });
 
   it("one source with Crawl-delay: 3600 does not delay another source's URLs; it stops at its budget and resumes next run", async () => {
-    const slow = await startNewsServer({
-      "/robots.txt": send("text/plain", "User-agent: *\nCrawl-delay: 3600\n"),
-    });
+    // Another host than the fast one's (one pacer paces every source's requests by host).
+    const slow = await startNewsServer(
+      { "/robots.txt": send("text/plain", "User-agent: *\nCrawl-delay: 3600\n") },
+      "127.0.0.2",
+    );
     const fast = await startNewsServer({ "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n") });
     try {
       slow.route("/s1.xml", send("application/xml", urlset([slow.url("/one"), slow.url("/two")])));
@@ -144,4 +146,58 @@ describe("runDiscovery", () => {
       await fast.close();
     }
   }, 60_000);
+
+  it("paces every source's requests to one host as one, at the source's min_delay_ms, as fetch does", async () => {
+    const shared = await startNewsServer(
+      { "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n") },
+      "127.0.0.3",
+    );
+    const starts: number[] = [];
+    const timed =
+      (body: string) =>
+      (
+        req: Parameters<ReturnType<typeof send>>[0],
+        res: Parameters<ReturnType<typeof send>>[1],
+        server: NewsServer,
+      ) => {
+        starts.push(performance.now());
+        send("application/xml", body)(req, res, server);
+      };
+    try {
+      shared.route("/a.xml", timed(urlset([shared.url("/a1"), shared.url("/a2")])));
+      shared.route("/b.xml", timed(urlset([shared.url("/b1")])));
+      shared.route("/c.xml", timed(urlset([shared.url("/c1")])));
+      // Two sources of one host, run at once: one of them asks for 400 ms between requests.
+      const sources = parseSources([
+        {
+          id: "a",
+          publication: "A",
+          homepage: shared.url("/"),
+          sitemaps: [shared.url("/a.xml"), shared.url("/c.xml")],
+          min_delay_ms: 400,
+        },
+        { id: "b", publication: "B", homepage: shared.url("/"), sitemaps: [shared.url("/b.xml")] },
+      ]);
+      const { doc } = runtime.clients;
+      const http = new HttpClient({ userAgent: "storytrail-test", allowPrivateAddresses: true });
+      const run = await runDiscovery(sources, "shared-1", {
+        http,
+        robots: new RobotsCache(http, "storytrail-test"),
+        frontier: new FrontierTable(doc, runtime.resources.tables.frontier),
+        sourceState: new SourcesTable(doc, runtime.resources.tables.sources),
+        fetchQueue: { send: async () => {} },
+        now: () => new Date(),
+        minHostDelayMs: 150,
+      });
+      expect(run.sources.map((x) => x.discovered)).toEqual([3, 1]);
+      // Never two requests to the host closer than the deployment's minimum, whichever source sent them;
+      // source a's second request at least its own 400 ms after the one before.
+      starts.sort((x, y) => x - y);
+      expect(starts).toHaveLength(3);
+      for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(145);
+      expect(starts[2]! - starts[0]!).toBeGreaterThanOrEqual(395);
+    } finally {
+      await shared.close();
+    }
+  });
 });
