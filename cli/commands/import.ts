@@ -75,6 +75,8 @@ export interface LocalImportOptions {
 interface ImportTarget {
   readonly page: Omit<PageDeps, "now" | "frontier" | "sampleRate" | "partners">;
   readonly flush: () => Promise<void>;
+  /** Records between checkpoints (default: importWarc's). */
+  readonly checkpointEvery?: number;
 }
 
 /** The local runtime's emulated tables, queues and bucket (a crawl's data directory). */
@@ -98,12 +100,22 @@ async function emulatorTarget(runtime: LocalRuntime): Promise<ImportTarget> {
   };
 }
 
+/**
+ * Records between the embedded store's checkpoints: each commits the store (one synchronous, durable
+ * LMDB transaction: 80–165 ms of the main thread on the bench's WARC, load ~3.5), during which the
+ * workers, their queues full, wait. Every 500 records (importWarc's default) that was ~0.5 s of the
+ * import's 5.7 s wall at 1x; 5,000 records is ~10 s of work at ~250 pages/s, what a stopped import
+ * reads again.
+ */
+const STORE_CHECKPOINT_EVERY = 5_000;
+
 /** The embedded store: each article clustered as it is stored, committed before a checkpoint. */
 async function storeTarget(store: LocalStore): Promise<ImportTarget> {
   const { LocalDedupQueue } = await import("../../shared/local-store/local-dedup-queue");
   return {
     page: { articles: store.articles, rawSamples: store.samples, dedupQueue: new LocalDedupQueue(store) },
     flush: async () => store.commit(),
+    checkpointEvery: STORE_CHECKPOINT_EVERY,
   };
 }
 
@@ -185,7 +197,7 @@ async function importWith(
       maxBytes: DEFAULT_FETCH_LIMITS.maxBytes,
       flush: target.flush,
       saveCheckpoint: async (cp) => checkpoints.save(file, cp),
-      checkpointEvery: opts.checkpointEvery,
+      checkpointEvery: opts.checkpointEvery ?? target.checkpointEvery,
       onEntry: (_, file) => opts.onProgress?.(bytesBefore + bytesRead, total.articles + file.articles),
       shouldStop: opts.shouldStop,
       prepareAhead: pool,

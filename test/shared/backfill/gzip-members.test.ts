@@ -70,3 +70,52 @@ describe("GzipMembers", () => {
     expect(gunzipSync(file).equals(plain)).toBe(true);
   });
 });
+
+describe("GzipMembers reading ahead on the thread pool", () => {
+  it("inflates a member whose deflate data holds the gzip magic (a false size hint, too large or too small)", async () => {
+    // Random bytes are stored, not compressed: the magic, with a claimed size before it, is in the member.
+    const huge = Buffer.from([0xff, 0xff, 0xff, 0x7f, 0x1f, 0x8b, 8]);
+    const tiny = Buffer.from([0, 0, 0, 0, 0x1f, 0x8b, 8]);
+    const texts2 = [
+      Buffer.concat([randomBytes(5000), huge, randomBytes(5000)]),
+      Buffer.from("b ".repeat(100)),
+    ];
+    const texts3 = [Buffer.concat([randomBytes(100), tiny, randomBytes(90_000)]), Buffer.from("c")];
+    for (const ts of [texts2, texts3]) {
+      const ms = ts.map((t) => gzipSync(t));
+      const first = ms[0]!;
+      expect(first.subarray(10, first.length - 8).indexOf(Buffer.from([0x1f, 0x8b, 8]))).toBeGreaterThan(0);
+      const m = new GzipMembers(chunks(Buffer.concat(ms), 4096), 7);
+      expect((await inflate(m)).equals(Buffer.concat(ts))).toBe(true);
+      expect(m.fileOffsetOf(ts[0]!.length)).toBe(7 + first.length);
+    }
+  });
+
+  it("inflates a member larger than its largest output buffer (1 MB) whole", async () => {
+    const big = randomBytes(2_500_000);
+    const file2 = Buffer.concat([gzipSync(big), gzipSync("after")]);
+    const m = new GzipMembers(chunks(file2, 256 * 1024), 0);
+    expect((await inflate(m)).equals(Buffer.concat([big, Buffer.from("after")]))).toBe(true);
+    expect(m.fileOffsetOf(big.length)).toBe(file2.length - gzipSync("after").length);
+  });
+
+  it("reads the file no further than the member after the one being read", async () => {
+    const many = Array.from({ length: 40 }, (_, i) => gzipSync(`member ${i} `.repeat(200)));
+    const whole = Buffer.concat(many);
+    let pulled = 0;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for await (const c of chunks(whole, 100)) {
+        pulled += c.length;
+        yield c;
+      }
+    }
+    const it = new GzipMembers(counted(), 0).plain()[Symbol.asyncIterator]();
+    await it.next();
+    // The first member, the next (inflating), and up to the magic of the third (its size hint).
+    const ahead = many[0]!.length + many[1]!.length + 3 + 100;
+    expect(pulled).toBeLessThanOrEqual(ahead);
+    await it.next();
+    expect(pulled).toBeLessThanOrEqual(ahead + many[2]!.length);
+    await it.return(undefined);
+  });
+});
