@@ -14,6 +14,10 @@
  * it (`earlyPerPage`: a receive share and a visibility change share, no table call). How many pages that
  * is depends on how a day's pages spread over the hosts (host-sizes.ts).
  */
+
+import { slotSpacingMs } from "../shared/aws/host-pace-table";
+import { SQS_MAX_DELAY_MS } from "../shared/aws/queue-sender";
+import { DEFAULT_MIN_HOST_DELAY_MS } from "../shared/fetch/crawl-delay";
 import type { Observed, Settings } from "./cost-model";
 import { DEFAULT_HOST_SPREAD, zipfHostSizes } from "./host-sizes";
 
@@ -30,15 +34,12 @@ export interface FetchBatchShape {
   readonly concurrentHosts: number;
 }
 
-/** SQS's longest message delay. */
-const MAX_DELAY_MS = 900_000;
-
 /**
  * Share of a day's pages whose slot is past SQS's longest delay when discovery sends them all at once:
  * a host's pages after its first `MAX_DELAY_MS / spacingMs`.
  */
 export function pagesPastMaxDelay(hostSizes: readonly number[], spacingMs: number): number {
-  const inReach = Math.floor(MAX_DELAY_MS / spacingMs) + 1;
+  const inReach = Math.floor(SQS_MAX_DELAY_MS / spacingMs) + 1;
   const pages = hostSizes.reduce((s, n) => s + n, 0);
   return pages === 0 ? 0 : hostSizes.reduce((s, n) => s + Math.max(0, n - inReach), 0) / pages;
 }
@@ -56,7 +57,7 @@ export const DAILY_BURST: FetchBatchShape = {
   putBacksPerPage: 0.02,
   earlyPerPage: pagesPastMaxDelay(
     zipfHostSizes(DESIGN_DAY.hosts, DESIGN_DAY.pages, DEFAULT_HOST_SPREAD),
-    2000,
+    slotSpacingMs(DEFAULT_MIN_HOST_DELAY_MS),
   ),
   concurrentHosts: 3,
 };

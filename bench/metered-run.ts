@@ -39,8 +39,8 @@ export async function meteredRun(
     hostDelayMs: PRICED_HOST_DELAY_MS,
     log,
   });
-  // Priced at the topology's fetch batch: locally fauxqs hands out one message per FIFO group per
-  // receive (SQS fills a batch from one group first), so the local batches hold one page per outlet.
+  // Priced at the topology's fetch batch: the local run's batches are smaller (its pages come at their
+  // slots a few at a time), and invocations, their work and the receives follow the batch size.
   const fetchTrigger = topology.functions.fetch.trigger;
   const observed = r.observed;
   if (!observed) throw new Error("the metered run observed nothing");

@@ -33,8 +33,9 @@ import { fetchAttempt, recordKilled } from "../shared/crawl/fetch-attempt";
 import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
+import { pacingHost } from "../shared/fetch/request-pacing";
 import { type FetchMessage, fetchMessageSchema } from "../shared/records";
-import { articleIdFor, hostOf } from "../shared/url/canonical-url";
+import { articleIdFor } from "../shared/url/canonical-url";
 
 /** robots.txt is cached per warm container for this long. */
 const ROBOTS_TTL_MS = 15 * 60 * 1000;
@@ -74,15 +75,6 @@ function withoutSameId(outcome: FetchOutcome, correlation_id: string) {
  */
 export interface FetchBatchResponse extends SQSBatchResponse {
   readonly visibilitySet: string[];
-}
-
-/** The page's pacing host (the Hosts table's key); the URL itself when it has none (fetch refuses it). */
-function pacingHostOf(url: string): string {
-  try {
-    return hostOf(url);
-  } catch {
-    return url;
-  }
 }
 
 /** Which delivery of its message this record is (SQS's receive count, 1 on the first). */
@@ -222,7 +214,7 @@ export function createFetchHandler(env: Env) {
     // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
     const arrivedAt = Date.now();
     const waiting: { record: SQSRecord; msg: FetchMessage; at: number; early?: boolean }[] = [];
-    // The batch's pages by host; a page back from a put-back first (it holds the slot that is now).
+    // The batch's pages by host; a page holding its slot first (discovery's, or a put-back's).
     const byHost = new Map<string, { record: SQSRecord; msg: FetchMessage }[]>();
     try {
       for (const record of event.Records) {
@@ -242,7 +234,8 @@ export function createFetchHandler(env: Env) {
           waiting.push({ record, msg: read.message, at: read.message.slot_at as number, early: true });
           continue;
         }
-        const host = pacingHostOf(read.message.url);
+        // The page's pacing host (the Hosts table's key); the URL itself when it has none (fetch refuses it).
+        const host = pacingHost(read.message.url) ?? read.message.url;
         const pages = byHost.get(host) ?? [];
         pages.push({ record, msg: read.message });
         byHost.set(host, pages);

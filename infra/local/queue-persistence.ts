@@ -14,6 +14,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { SQS_MAX_DELAY_MS } from "../../shared/aws/queue-sender";
 
 interface SavedMessage {
   readonly body: string;
@@ -26,8 +27,9 @@ export type NamedQueues = Readonly<Record<string, string>>;
 
 const fileOf = (dir: string, name: string) => join(dir, `${name}.jsonl`);
 
-/** The longest a message put back until a slot can be away (SQS's longest delay): saving waits for it. */
-const MAX_AWAY_MS = 15 * 60_000;
+/** The longest a message put back or delayed until a slot can be away (SQS's longest delay): saving
+ * waits for it. */
+const MAX_AWAY_MS = SQS_MAX_DELAY_MS;
 
 /** Messages of the queue not visible now (put back or delayed until a slot, or in a handler still). */
 async function notVisible(sqs: SQSClient, url: string): Promise<number> {

@@ -31,12 +31,12 @@ async function sendBatched(
 }
 
 /** SQS's longest message delay (DelaySeconds): 15 minutes. */
-const MAX_DELAY_SECONDS = 900;
+export const SQS_MAX_DELAY_MS = 900_000;
 
 /** The whole seconds that deliver a message at `slotAt` (epoch ms), not before, up to SQS's 15 minutes. */
 function delaySecondsTo(slotAt: number | undefined, now: number): number {
   if (slotAt === undefined) return 0;
-  return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((slotAt - now) / 1000)));
+  return Math.min(SQS_MAX_DELAY_MS / 1000, Math.max(0, Math.ceil((slotAt - now) / 1000)));
 }
 
 /** Standard fetch queue: the Hosts table paces each host (a duplicate delivery is refused by the Frontier's

@@ -5,8 +5,8 @@
  * delivery (0.97 put-backs a page in the metered run, issue 26). The slot's interval is the host's own
  * (its source's minimum, its robots.txt Crawl-delay), written on the Hosts item, where fetch reads it.
  */
+import { pacingHost } from "../fetch/request-pacing";
 import type { FetchMessage } from "../records";
-import { hostOf } from "../url/canonical-url";
 import type { HostSchedule } from "./ports";
 
 export interface PageSlotDeps {
@@ -24,13 +24,11 @@ export async function withSlots(
 ): Promise<FetchMessage[]> {
   const byHost = new Map<string, number[]>();
   messages.forEach((m, i) => {
-    let host: string;
-    try {
-      host = hostOf(m.url);
-    } catch {
-      return; // not a URL fetch will send: it refuses it itself
-    }
-    byHost.set(host, [...(byHost.get(host) ?? []), i]);
+    const host = pacingHost(m.url);
+    if (host === null) return; // not a URL fetch will send: it refuses it itself
+    const indexes = byHost.get(host);
+    if (indexes) indexes.push(i);
+    else byHost.set(host, [i]);
   });
   const out = [...messages];
   await Promise.all(

@@ -36,7 +36,7 @@ export interface RequestPacer {
 }
 
 /** The pacing key of a URL (its host, as the FIFO group names it); null for what is not one. */
-function pacingHost(url: string): string | null {
+export function pacingHost(url: string): string | null {
   try {
     return hostOf(url);
   } catch {
