@@ -28,8 +28,9 @@ import {
   OUTCOME_DIMENSION,
   SOURCE_PROPERTY,
 } from "../shared/config/metrics";
+import { DedupBatch, type DedupHandoff } from "../shared/crawl/dedup-handoff";
 import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-article";
-import { fetchAttempt, recordKilled } from "../shared/crawl/fetch-attempt";
+import { fetchAttempt, recordError, recordKilled } from "../shared/crawl/fetch-attempt";
 import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
 import { HttpClient } from "../shared/fetch/http";
@@ -153,7 +154,12 @@ export function createFetchHandler(env: Env) {
 
   const putBacks = new QueuePutBack(sqs, resource.queueUrl(env, "fetch"));
 
-  const recordHandler = async (record: SQSRecord, msg: FetchMessage, metrics: InvocationMetrics) => {
+  const recordHandler = async (
+    record: SQSRecord,
+    msg: FetchMessage,
+    metrics: InvocationMetrics,
+    dedupHandoff: DedupHandoff,
+  ) => {
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
     // URL through the pipeline (`fields correlation_id` in Logs Insights).
     const correlation_id = articleIdFor(msg.url);
@@ -161,7 +167,7 @@ export function createFetchHandler(env: Env) {
       const outcome = await fetchAttempt(
         msg,
         deliveryOf(record),
-        { ...deps, robots },
+        { ...deps, robots, dedupHandoff },
         record.messageId,
         earlyDeliveries(record, msg),
       );
@@ -202,6 +208,39 @@ export function createFetchHandler(env: Env) {
       .catch((err) => logger.warn("could not note a put-back page", { url: msg.url, error: String(err) }));
   };
 
+  /**
+   * Sends the batch's articles to dedup, then records their pages' outcomes. A page whose message could
+   * not be sent has the error on its Frontier item and comes again (or, on its last attempt, is parked);
+   * one sent whose outcome could not be written comes again too (dedup takes a second copy as the first).
+   */
+  const handOver = async (
+    handoff: DedupBatch<string>,
+    admitted: readonly { pages: readonly { record: SQSRecord; msg: FetchMessage }[] }[],
+    metrics: InvocationMetrics,
+    failed: Set<string>,
+  ) => {
+    const failures = await handoff.flush();
+    if (failures.length === 0) return;
+    const pages = new Map(admitted.flatMap((a) => a.pages.map((p) => [p.record.messageId, p] as const)));
+    for (const f of failures) {
+      const { record, msg } = pages.get(f.key) as { record: SQSRecord; msg: FetchMessage };
+      logger.error(f.sent ? "article sent to dedup, outcome not recorded" : "article not sent to dedup", {
+        correlation_id: articleIdFor(msg.url),
+        url: msg.url,
+        error: String(f.error),
+      });
+      const gaveUp = f.sent
+        ? null
+        : await recordError(msg.url, f.error, deliveryOf(record), deps, record.messageId);
+      if (gaveUp) {
+        count(metrics, gaveUp.reason, msg.source_id);
+        await deadLetters
+          .park(record, `${gaveUp.reason} after ${gaveUp.attempts} attempts: ${gaveUp.detail}`)
+          .catch(() => failed.add(record.messageId));
+      } else failed.add(record.messageId);
+    }
+  };
+
   return async (event: SQSEvent, context?: Context): Promise<FetchBatchResponse> => {
     if (context) logger.addContext(context);
     if (Date.now() - robotsSince > ROBOTS_TTL_MS) {
@@ -216,6 +255,8 @@ export function createFetchHandler(env: Env) {
     const waiting: { record: SQSRecord; msg: FetchMessage; at: number; early?: boolean }[] = [];
     // The batch's pages by host; a page holding its slot first (discovery's, or a put-back's).
     const byHost = new Map<string, { record: SQSRecord; msg: FetchMessage }[]>();
+    // The batch's articles go to dedup together, after its pages (dedup-handoff.ts).
+    const handoff = new DedupBatch<string>(deps.dedupQueue);
     try {
       for (const record of event.Records) {
         const read = readFetchMessage(record);
@@ -323,7 +364,7 @@ export function createFetchHandler(env: Env) {
             // While more of the host's pages follow, each request's end keeps the host for the next.
             pacer.expectMore(host, j < pages.length - 1);
             try {
-              await recordHandler(record, msg, metrics);
+              await recordHandler(record, msg, metrics, handoff.for(record.messageId));
             } catch {
               failed.add(record.messageId);
             }
@@ -331,6 +372,7 @@ export function createFetchHandler(env: Env) {
         }
       };
       await Promise.all(Array.from({ length: MAX_CONCURRENT_HOSTS }, worker));
+      await handOver(handoff, admitted, metrics, failed);
       const visibilitySet = waiting.map((w) => w.record.messageId);
       return {
         batchItemFailures: event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({

@@ -357,12 +357,16 @@ export class DynamoDedupStore implements DedupStore {
     );
   }
 
-  async addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally> {
+  async keepOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<void> {
     // One conditional update per outlet keeps its earliest carried_at: commutative, so concurrent
     // copies agree whatever their order. A failed condition means an earlier time is already there.
     for (const batch of chunks(sightings, 25)) {
       await Promise.all(batch.map((o) => this.keepEarliest(cluster_id, o)));
     }
+  }
+
+  async addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally> {
+    await this.keepOutlets(cluster_id, sightings);
     // The tally reads every outlet item; a COUNT query would read (and bill) the same items.
     const times: string[] = [];
     for await (const o of this.listOutlets(cluster_id)) times.push(o.carried_at);

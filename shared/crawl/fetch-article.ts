@@ -21,6 +21,7 @@ import {
   recordInstants,
 } from "../records";
 import { articleIdFor, resolveCanonical } from "../url/canonical-url";
+import { type DedupHandoff, sendingAtOnce } from "./dedup-handoff";
 import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
 import { sampled } from "./raw-sample";
 
@@ -33,6 +34,9 @@ export interface FetchDeps {
   readonly articles: ArticleStore;
   readonly rawSamples: RawSampleStore;
   readonly dedupQueue: DedupQueue;
+  /** How the article's message and the page's outcome go (dedup-handoff.ts); default: sent at once. A
+   * fetch invocation holds its batch's messages and sends them together. */
+  readonly dedupHandoff?: DedupHandoff;
   readonly now: () => Date;
   /** Share of successfully extracted pages whose raw HTML is kept (thin and failed pages always are). */
   readonly sampleRate: number;
@@ -217,29 +221,29 @@ export async function storeFetchedPage(
       `article ${article_id} exceeds the Articles table's item size limit`,
       res.status,
     );
-  await deps.dedupQueue.send([
-    {
-      article_id,
-      url,
-      publication: msg.publication,
-      source_id: msg.source_id,
-      headline: extraction.headline,
-      published_at: times.published_at,
-      collected_at,
-      fingerprint: (deps.fingerprint
-        ? deps.fingerprint(extraction)
-        : computeFingerprint(extraction.body, extraction.headline, deps.shingler)) as unknown as Record<
-        string,
-        unknown
-      >,
-    },
-  ]);
-  await deps.frontier.markFetched(msg.url, {
+  const message = {
     article_id,
-    http_status: res.status,
-    etag: res.headers.etag ?? null,
-    last_modified: res.headers["last-modified"] ?? null,
-    now: collected_at,
+    url,
+    publication: msg.publication,
+    source_id: msg.source_id,
+    headline: extraction.headline,
+    published_at: times.published_at,
+    collected_at,
+    fingerprint: (deps.fingerprint
+      ? deps.fingerprint(extraction)
+      : computeFingerprint(extraction.body, extraction.headline, deps.shingler)) as unknown as Record<
+      string,
+      unknown
+    >,
+  };
+  await (deps.dedupHandoff ?? sendingAtOnce(deps.dedupQueue)).hand(message, async () => {
+    await deps.frontier.markFetched(msg.url, {
+      article_id,
+      http_status: res.status,
+      etag: res.headers.etag ?? null,
+      last_modified: res.headers["last-modified"] ?? null,
+      now: collected_at,
+    });
   });
   return { kind: "article", article_id, url, has_headline: extraction.headline !== null };
 }

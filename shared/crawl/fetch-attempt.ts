@@ -119,16 +119,33 @@ export async function fetchAttempt(
         return { kind: "gave_up", reason: err.reason, detail: err.detail, attempts: err.attempts };
       throw err;
     }
-    const reason = isStorageError(err) ? "storage_error" : "internal_error";
-    const name = err instanceof Error ? err.name : "Error";
-    const message = err instanceof Error ? err.message : String(err);
-    const detail = `${name}: ${message}`.slice(0, 500);
-    // Best effort: when the Frontier table itself is what fails, the error still goes to SQS.
-    const attempts = await frontier
-      .markFailed(msg.url, { reason, detail, http_status: null, now: deps.now().toISOString() })
-      .catch(() => null);
-    if (attempts !== null && attempts >= MAX_FETCH_ATTEMPTS)
-      return { kind: "gave_up", reason, detail, attempts };
+    const lastAttempt = await recordError(msg.url, err, delivery, deps, message);
+    if (lastAttempt) return lastAttempt;
     throw err;
   }
+}
+
+/**
+ * Records an error the fetch did not record itself on the URL's Frontier item (storage failing after the
+ * SDK's retries: storage_error; anything else: internal_error), stamped with the delivery; the give-up when
+ * that was the last allowed attempt, else null (the caller lets SQS retry). Best effort: when the
+ * Frontier table itself is what fails, the error still goes to SQS.
+ */
+export async function recordError(
+  url: string,
+  err: unknown,
+  delivery: number,
+  deps: Pick<FetchDeps, "frontier" | "now">,
+  message?: string,
+): Promise<GaveUp | null> {
+  const reason = isStorageError(err) ? "storage_error" : "internal_error";
+  const name = err instanceof Error ? err.name : "Error";
+  const text = err instanceof Error ? err.message : String(err);
+  const detail = `${name}: ${text}`.slice(0, 500);
+  const attempts = await stampingDelivery(deps.frontier, delivery, message)
+    .markFailed(url, { reason, detail, http_status: null, now: deps.now().toISOString() })
+    .catch(() => null);
+  return attempts !== null && attempts >= MAX_FETCH_ATTEMPTS
+    ? { kind: "gave_up", reason, detail, attempts }
+    : null;
 }

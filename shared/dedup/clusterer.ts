@@ -248,7 +248,7 @@ async function joinClaimed(
     // Only a founder's cluster can be missing: created here (again, if a first attempt died first).
     if (claimed.cluster_id !== clusterIdFor(article.article_id))
       throw new Error(`article ${article.article_id} claimed missing cluster ${claimed.cluster_id}`);
-    await store.addOutlets(claimed.cluster_id, [sightingOf(article)]);
+    await store.keepOutlets(claimed.cluster_id, [sightingOf(article)]);
     await store.createCluster(newSummary(claimed.cluster_id, article, now), member(claimed.cluster_id));
     return chain;
   }

@@ -121,6 +121,9 @@ export interface DedupStore {
    * so concurrent writers agree); returns the set's size and tenth-earliest carried_at afterwards.
    */
   addOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<OutletTally>;
+  /** addOutlets without the tally, for a founder, which knows it (its own outlet): a table adapter
+   * saves the read of the outlet items. */
+  keepOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<void>;
   listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
   /** Deletes the outlet items of a retired cluster (their sightings live on in the winner's). */
   removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void>;

@@ -190,6 +190,10 @@ export class MemoryDedupStore implements DedupStore {
     return { count: m.size, tenthAt: tenthCarriedAt([...m.values()].map((o) => o.carried_at)) };
   }
 
+  async keepOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<void> {
+    await this.addOutlets(cluster_id, sightings);
+  }
+
   async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
     const m = this.outlets.get(cluster_id);
     if (m) yield* [...m.values()];

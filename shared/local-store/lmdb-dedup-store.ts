@@ -210,6 +210,10 @@ export class LmdbDedupStore implements DedupStore {
     return { count: times.length, tenthAt: tenthCarriedAt(times) };
   }
 
+  async keepOutlets(cluster_id: string, sightings: readonly OutletSighting[]): Promise<void> {
+    await this.addOutlets(cluster_id, sightings);
+  }
+
   async *listOutlets(cluster_id: string): AsyncIterable<OutletSighting> {
     yield* Object.values(this.outlets.get(cluster_id) ?? {});
   }

@@ -370,6 +370,70 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     expect(status.get(`${e.base}/fail6`)).toBe("failed");
   });
 
+  it("sends a batch's articles to dedup in one request, and records each page fetched once its message is sent", async () => {
+    const [a, b, , , e] = hosts as [Publisher, Publisher, Publisher, Publisher, Publisher];
+    const dedupUrl = runtime.resources.queueUrls.dedup;
+    const sends: number[] = [];
+    const order: string[] = [];
+    const unobserve = observeClients((cl) => {
+      cl.sqs?.middlewareStack.add(
+        (next) => async (args) => {
+          const input = args.input as { QueueUrl?: string; Entries?: unknown[] };
+          if (input.QueueUrl === dedupUrl) {
+            sends.push(input.Entries?.length ?? 0);
+            order.push("dedup");
+          }
+          return next(args);
+        },
+        { step: "initialize", name: "countDedupSends" },
+      );
+      cl.dynamo?.middlewareStack.add(
+        (next) => async (args) => {
+          // The Frontier write of a fetched page's outcome (the status "fetched" among its values).
+          if (JSON.stringify(args.input).includes('"fetched"')) order.push("fetched");
+          return next(args);
+        },
+        { step: "initialize", name: "orderOutcomes" },
+      );
+    });
+    const fresh = createFetchHandler(runtime.env("fetch"));
+    unobserve();
+    await new Promise((r) => setTimeout(r, 3 * HOST_DELAY_MS)); // every host's reserved slots passed
+    const urls = [`${a.base}/p9`, `${b.base}/p9`, `${e.base}/p9`];
+    const out = await fresh({ Records: urls.map((u) => record(u)) }, runtime.context("fetch"));
+    expect(out.batchItemFailures).toEqual([]);
+    expect(sends).toEqual([3]);
+    // Every page's outcome after the one send: none says fetched while its message could still be lost.
+    expect(order).toEqual(["dedup", "fetched", "fetched", "fetched"]);
+    const status = new Map(
+      (await runtime.items("frontier")).map((f) => [f.url as string, f.status as string]),
+    );
+    for (const u of urls) expect(status.get(u)).toBe("fetched");
+  });
+
+  it("records storage_error on each page whose article could not be sent to dedup, and lets it come again", async () => {
+    const [a, b] = hosts as [Publisher, Publisher];
+    const env = runtime.env("fetch");
+    const dedupName = Object.keys(env).find((k) => env[k] === runtime.resources.queueUrls.dedup) as string;
+    // A dedup queue that does not exist: SQS refuses every send.
+    const broken = createFetchHandler({
+      ...env,
+      [dedupName]: `${runtime.resources.queueUrls.dedup}-missing`,
+    });
+    await new Promise((r) => setTimeout(r, 3 * HOST_DELAY_MS));
+    const urls = [`${a.base}/p10`, `${b.base}/p10`];
+    const out = await broken({ Records: urls.map((u) => record(u)) }, runtime.context("fetch"));
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(
+      urls.map((u) => `m-${u}`).sort(),
+    );
+    const items = new Map((await runtime.items("frontier")).map((x) => [x.url as string, x]));
+    for (const u of urls)
+      expect(items.get(u)).toMatchObject({ status: "failed", reason: "storage_error", attempts: 1 });
+    // The articles themselves were stored: the next delivery re-fetches and sends them.
+    const stored = await runtime.items("articles");
+    expect(stored.filter((x) => urls.includes(String(x.url)))).toHaveLength(2);
+  });
+
   it("gives up on a page at its last attempt and parks it in the DLQ, with why", async () => {
     const [, , , , , f] = hosts as [Publisher, Publisher, Publisher, Publisher, Publisher, Publisher];
     const env = runtime.env("fetch");

@@ -178,6 +178,35 @@ describe("DynamoDedupStore", () => {
     }
   });
 
+  it("founds a story with its outlet written and no read of the outlet items (its tally is its own)", async () => {
+    const { clients, res, store } = await freshStore();
+    const calls: string[] = [];
+    clients.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { TableName?: string; KeyConditionExpression?: string };
+        if (input.TableName === res.tables.clusters)
+          calls.push(
+            `${String(context.commandName).replace(/Command$/, "")} ${input.KeyConditionExpression ?? ""}`.trim(),
+          );
+        return next(args);
+      },
+      { step: "initialize", name: "countClusterCalls" },
+    );
+    try {
+      const { cluster_id } = await addArticle(store, corpus[0]!);
+      expect(calls.filter((c) => c.startsWith("Query"))).toEqual([]);
+      const outlets = await (async () => {
+        const out = [];
+        for await (const o of store.listOutlets(cluster_id)) out.push(o.source_id);
+        return out;
+      })();
+      expect(outlets).toEqual([corpus[0]!.source_id]);
+      expect(await store.getCluster(cluster_id)).toMatchObject({ outlet_count: 1, article_count: 1 });
+    } finally {
+      destroyClients(clients);
+    }
+  });
+
   it("keeps each outlet's earliest time, in any order, and tallies the tenth", async () => {
     const { clients, store } = await freshStore();
     try {
