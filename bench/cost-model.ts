@@ -92,8 +92,10 @@ export interface Observed {
   /** Deliveries per article the metered run put back until their host's slot (its functions, queue and
    * Frontier figures include them); absent: none. */
   readonly fetchPutBacks?: number;
-  /** SQS requests as billed: the fetch queue's, and the other queues' (all standard queues). */
-  readonly sqs: { fetchQueueRequests: number; standardRequests: number };
+  /** SQS requests as billed: the fetch queue's, and the other queues' (all standard queues);
+   * `fetchDedupSends`, of the latter, fetch's sends to the dedup queue (one a batch: it scales with the
+   * batch size, fetch-batch.ts withFetchBatchSize). */
+  readonly sqs: { fetchQueueRequests: number; standardRequests: number; fetchDedupSends?: number };
   /** Per table: RRU and WRU per article (ConsumedCapacity, transactions doubled) and stored bytes. */
   readonly tables: Readonly<Record<string, { rru: number; wru: number; storedBytes: number }>>;
   /** The fetch function's part of the Hosts table's units (in `tables.hosts`), replaced by the

@@ -115,6 +115,8 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
   const fetch = obs.functions.fetch;
   if (!fetch) return obs;
   const scale = batchSize / obs.fetchBatchSize;
+  // A batch hands its articles to dedup in one send (shared/crawl/dedup-handoff.ts): sends follow invocations.
+  const dedupSends = obs.sqs.fetchDedupSends ?? 0;
   return {
     ...obs,
     fetchBatchSize: batchSize,
@@ -131,6 +133,8 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
     sqs: {
       ...obs.sqs,
       fetchQueueRequests: obs.sqs.fetchQueueRequests - 2 / obs.fetchBatchSize + 2 / batchSize,
+      standardRequests: obs.sqs.standardRequests - dedupSends + dedupSends / scale,
+      fetchDedupSends: dedupSends / scale,
     },
   };
 }

@@ -255,6 +255,7 @@ async function observe(
   const fetch = functions.fetch;
   const hostsTable = runtime.resources.tables.hosts;
   const fetchQueue = runtime.resources.queueUrls.fetch;
+  const dedupQueue = runtime.resources.queueUrls.dedup;
   return {
     articles,
     functions: fnObs,
@@ -265,6 +266,7 @@ async function observe(
     sqs: {
       fetchQueueRequests: sum((r) => (r.resource === fetchQueue ? r.sqsBilled : 0)),
       standardRequests: sum((r) => (r.service === "sqs" && r.resource !== fetchQueue ? r.sqsBilled : 0)),
+      fetchDedupSends: sum((r) => (r.label === "fetch" && r.resource === dedupQueue ? r.sqsBilled : 0)),
     },
     tables,
     fetchPacing: {

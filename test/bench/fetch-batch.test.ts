@@ -106,6 +106,15 @@ describe("the cost model with pacing out of the function", () => {
     expect(withFetchBatchSize(one, 10).sqs.fetchQueueRequests).toBeCloseTo(0.3);
   });
 
+  it("rescales fetch's sends to the dedup queue with the batch: one send a batch", () => {
+    // Observed at batch 10: 0.1 dedup sends an article of 0.3 standard requests.
+    const withSends = { ...observed, sqs: { ...observed.sqs, fetchDedupSends: 0.1 } };
+    const one = withFetchBatchSize(withSends, 1);
+    expect(one.sqs.fetchDedupSends).toBeCloseTo(1);
+    expect(one.sqs.standardRequests).toBeCloseTo(observed.sqs.standardRequests + 0.9);
+    expect(withFetchBatchSize(one, 10).sqs.standardRequests).toBeCloseTo(observed.sqs.standardRequests);
+  });
+
   it("prices fetch's pacing at the batch's shape: an admission per delivery, a write as each request ends", () => {
     // Discovery's part of the table: 0.1 reads and 0.2 writes per article; the run's fetch part replaced.
     const run = {
