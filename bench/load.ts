@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalRuntime, type RunCounts } from "../infra/local/runtime";
-import { indexedFromItem, storyFromItem } from "../shared/aws/fingerprint-item";
+import { articleStories, indexedFromItem } from "../shared/aws/fingerprint-item";
 import { addArticle } from "../shared/dedup/clusterer";
 import { MemoryDedupStore } from "../shared/dedup/memory-dedup-store";
 
@@ -152,13 +152,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       await addArticle(serial, article);
     }
     const expected = partition([...serial.assignments()].map((x) => [x.article_id, x.cluster_id] as const));
-    // Concurrent: each article's story pointer, and the members of the live clusters, as stored.
-    const pointers = partition(
-      fingerprintItems
-        .flatMap((f) => storyFromItem(f) ?? [])
-        .map((s) => [s.article_id, s.cluster_id] as const),
-    );
+    // Concurrent: each article's story (its claim through merged_into), and the live clusters' members.
     const clusterItems = await runtime.items("clusters");
+    const pointers = partition([...articleStories(fingerprintItems, clusterItems)]);
     const live = new Set(
       clusterItems.filter((c) => c.record_type === "summary" && !c.merged_into).map((c) => c.cluster_id),
     );

@@ -9,7 +9,10 @@
  */
 import * as z from "zod/mini";
 
-/** 6: the article carries `date_order_flag`: "swapped" when the page's other dates settled a numeric
+/** 7: dedup no longer writes a story item per article in the Fingerprints table (key story#<article_id>);
+ * an article's story is its fingerprint item's first_cluster_id followed through the summaries'
+ * merged_into (shared/aws/fingerprint-item.ts articleStories), or the member item on the Clusters
+ * stream. Every other record is as in 6. 6: the article carries `date_order_flag`: "swapped" when the page's other dates settled a numeric
  * date's day/month order against the page's locale, "contested" when some of them disagreed but the
  * locale's order kept more support; null otherwise. 5: the article carries `headline_declared` (the headline the page declares: JSON-LD, og:title,
  * twitter:title), `kicker` (the label over the shown headline) and `credit` (organisations credited for the
@@ -18,13 +21,14 @@ import * as z from "zod/mini";
  * with `body_encoding: "gzip"` (shared/consumer/article-item.ts decodes it). 2: millisecond instants,
  * source_id on members and outlets, outlets keyed by source_id, `revision` for `version`, optional
  * fields always present, retired clusters lose their outlet items. */
-export const RECORD_VERSION = 6;
+export const RECORD_VERSION = 7;
 
 /** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
  * the body, which `decodeArticleItem` reads both ways, 4 only adds `published_at_structured`, and 5
  * only adds `headline_declared`, `kicker` and `credit`, which it reads as null (credit: empty) on older
- * items, and 6 only adds `date_order_flag`, null on older items; every writer writes RECORD_VERSION. */
-export const READ_RECORD_VERSIONS = [2, 3, 4, 5, RECORD_VERSION] as const;
+ * items, 6 only adds `date_order_flag`, null on older items, and 7 changes only the Fingerprints table;
+ * every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, 3, 4, 5, 6, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
 const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -162,8 +166,8 @@ export const articleSchema = z.extend(extractionSchema, {
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
-  // No cluster_id: dedup never rewrites the article (a multi-unit write); the Fingerprints table's story
-  // item (key story#<article_id>) maps it to its cluster, and merges keep it current.
+  // No cluster_id: dedup never rewrites the article (a multi-unit write); its fingerprint item names the
+  // cluster its claim chose, which merges lead on from (merged_into), and its member item is on the stream.
 });
 export type Article = z.infer<typeof articleSchema>;
 

@@ -1,13 +1,13 @@
 /**
- * DedupStore on DynamoDB: per article, two items in the Fingerprints table (fingerprint-item.ts): the
- * fingerprint item (~1.7 KB), written once, and a small story item (its current cluster, and "done"),
- * so that finishing an article or repointing it after a merge is one write unit; LSH buckets in the
- * Buckets table (one item per band per article, partition key = band hash), and clusters in the
- * Clusters table (summary, member and outlet items). Reads that decide a write are strongly
- * consistent; version conditions turn lost updates into DedupConflictError (the caller re-runs the
- * idempotent addArticle). Joining, merging and moving a member are transactions; founding a cluster
- * is an ordered pair of plain writes (member, then summary on condition that none exists), safe to
- * repeat.
+ * DedupStore on DynamoDB: per article, one item in the Fingerprints table (fingerprint-item.ts), the
+ * fingerprint (~1.7 KB) written once by the article's claim, which names the cluster it went to; LSH
+ * buckets in the Buckets table (one item per band per article, partition key = band hash), and clusters
+ * in the Clusters table (summary, member and outlet items). No story state per article (DedupStore
+ * StoryStates): an article's story is its claim's cluster followed through merged_into, and a redelivery
+ * re-runs the clusterer's idempotent steps. Reads that decide a write are strongly consistent; version
+ * conditions turn lost updates into DedupConflictError (the caller re-runs the idempotent addArticle).
+ * Joining, merging and moving a member are transactions; founding a cluster is an ordered pair of plain
+ * writes (member, then summary on condition that none exists), safe to repeat.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
@@ -23,7 +23,6 @@ import {
 import { DEFAULT_LSH_RETENTION_DAYS } from "../config/crawl-settings";
 import { tenthCarriedAt } from "../dedup/cluster-summary";
 import {
-  type ArticleStory,
   type BucketHits,
   DedupConflictError,
   type DedupStore,
@@ -36,7 +35,7 @@ import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
 import { batchWrite, chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
-import { indexedFromItem, itemFromIndexed, storyFromItem, storyKey } from "./fingerprint-item";
+import { indexedFromItem, itemFromIndexed } from "./fingerprint-item";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -126,37 +125,6 @@ export class DynamoDedupStore implements DedupStore {
     const stored = await this.getArticle(a.article_id);
     if (!stored) throw new Error(`fingerprint item of ${a.article_id} vanished`);
     return stored;
-  }
-
-  async getStory(article_id: string): Promise<ArticleStory | null> {
-    const out = await this.doc.send(
-      new GetCommand({
-        TableName: this.tables.fingerprints,
-        Key: { article_id: storyKey(article_id) },
-        ConsistentRead: true,
-      }),
-    );
-    return storyFromItem(out.Item);
-  }
-
-  async setArticleCluster(article_id: string, cluster_id: string): Promise<void> {
-    await this.doc.send(
-      new UpdateCommand({
-        TableName: this.tables.fingerprints,
-        Key: { article_id: storyKey(article_id) },
-        UpdateExpression: "SET cluster_id = :c",
-        ExpressionAttributeValues: { ":c": cluster_id },
-      }),
-    );
-  }
-
-  async finishArticle(article_id: string, cluster_id: string): Promise<void> {
-    await this.doc.send(
-      new PutCommand({
-        TableName: this.tables.fingerprints,
-        Item: { article_id: storyKey(article_id), cluster_id, dedup_state: "done" },
-      }),
-    );
   }
 
   async queryBuckets(

@@ -1,10 +1,10 @@
 /**
- * The Fingerprints table's two items per article (dedup-tables.ts stores them): the fingerprint item
- * (key = article id, ~1.7 KB, written once) and the story item (key = story#<article id>, ~60 bytes:
- * the article's current cluster and whether dedup finished it), so that every state write, and every
- * repointing after a merge, is one write unit instead of two.
+ * The Fingerprints table's item per article (dedup-tables.ts stores it): the fingerprint (key = article
+ * id, ~1.7 KB), written once by the article's claim, with the cluster the claim chose
+ * (`first_cluster_id`). Deployments before record version 7 also wrote a story item per article (key
+ * story#<article id>); it is no longer written, and readers skip it.
  */
-import type { ArticleStory, IndexedArticle } from "../dedup/dedup-store";
+import type { IndexedArticle } from "../dedup/dedup-store";
 import type { Fingerprint } from "../dedup/fingerprint";
 
 /** Fingerprint arrays (base64 in the JSON form) are stored as binary: a quarter fewer bytes, and the
@@ -36,22 +36,29 @@ function fingerprintFromItem(item: Record<string, unknown>): Fingerprint {
   return out as Fingerprint;
 }
 
-/** Key of an article's story item. */
-export function storyKey(article_id: string): string {
-  return `story#${article_id}`;
-}
-
-/** A story item as the article's dedup state; null for any other item. */
-export function storyFromItem(
-  item: Record<string, unknown> | undefined,
-): (ArticleStory & { article_id: string }) | null {
-  const key = String(item?.article_id ?? "");
-  if (!item || !key.startsWith("story#") || typeof item.cluster_id !== "string") return null;
-  return {
-    article_id: key.slice("story#".length),
-    cluster_id: item.cluster_id,
-    done: item.dedup_state === "done",
-  };
+/**
+ * Each article's story, from the Fingerprints and Clusters tables' items (a scan, or an export to S3
+ * unmarshalled): the cluster its claim chose, followed through the summaries' `merged_into` to the live
+ * one. Articles without a fingerprint item (not deduplicated yet) are absent.
+ */
+export function articleStories(
+  fingerprintItems: Iterable<Record<string, unknown>>,
+  clusterItems: Iterable<Record<string, unknown>>,
+): Map<string, string> {
+  const mergedInto = new Map<string, string>();
+  for (const c of clusterItems)
+    if (c.record_type === "summary" && typeof c.merged_into === "string")
+      mergedInto.set(String(c.cluster_id), c.merged_into);
+  const stories = new Map<string, string>();
+  for (const f of fingerprintItems) {
+    const a = indexedFromItem(f);
+    if (!a) continue;
+    let id = a.cluster_id;
+    // A chain never loops (a merge keeps the smaller id); the bound guards a corrupt table.
+    for (let hops = 0; mergedInto.has(id) && hops < 1000; hops++) id = mergedInto.get(id) as string;
+    stories.set(a.article_id, id);
+  }
+  return stories;
 }
 
 /** A fingerprint item as the clusterer's article; null for any other item. */

@@ -57,9 +57,9 @@ export function articleItemBody(item: Readonly<Record<string, unknown>>): string
 
 /**
  * An Articles item, as the SDK's document client, `unmarshall` or the stream decoder gives it, to the
- * article with its body as text. Reads record versions 2 to 6 (2 and 3 differ only in the body's
+ * article with its body as text. Reads record versions 2 to 7 (2 and 3 differ only in the body's
  * storage, 4 adds `published_at_structured`, null on older items, 5 `headline_declared` and `kicker`,
- * null, and `credit`, empty, 6 `date_order_flag`, null; `record_version` is kept as stored)
+ * null, and `credit`, empty, 6 `date_order_flag`, null, 7 the same article; `record_version` is kept as stored)
  * and refuses others, naming the article.
  */
 export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Article {

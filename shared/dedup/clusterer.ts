@@ -5,7 +5,8 @@
  * cluster-summary.ts. Each step is an explicit, idempotent state transition a table adapter makes
  * with conditional writes:
  *
- *   1. read the article's state; done already → return its (resolved) cluster        (idempotency)
+ *   1. a store that keeps story states (StoryStates: the one-machine stores): done already → return
+ *      its (resolved) cluster. Without them a redelivery re-runs the steps, each idempotent
  *   2. LSH buckets → candidate ids (strangers turned away by their digests, candidate-digest.ts)
  *      → candidate items → confirm each pair                                          (confirm.ts)
  *   3. claim the article: its fingerprint item, written once, names the cluster it goes to (the
@@ -16,8 +17,8 @@
  *   5. merge every confirmed cluster into the smallest id: union outlets, retire the loser with
  *      merged_into and fold its counts into the winner (atomic), move its members (each marked
  *      moved_from) and pointers, then delete the loser's outlet items (a retired story counts nowhere)
- *   6. point the article's state at its live cluster and mark it done (checked afterwards: a merge
- *      that raced the write is followed)
+ *   6. with story states: point the article's state at its live cluster and mark it done (checked
+ *      afterwards: a merge that raced the write is followed)
  *
  * Confirmation is a symmetric function of two fingerprints and candidates come from equal bands, so
  * the confirmed pairs, and hence the partition, do not depend on arrival order. Ids do: a cluster is
@@ -98,10 +99,13 @@ async function pointArticle(
   cluster_id: string,
   done: boolean,
 ): Promise<string> {
+  const stories = store.storyStates;
+  // A store without story states has nothing to point: the claim and merged_into lead to the story.
+  if (!stories) return cluster_id;
   let id = cluster_id;
   for (;;) {
-    if (done) await store.finishArticle(article_id, id);
-    else await store.setArticleCluster(article_id, id);
+    if (done) await stories.finishArticle(article_id, id);
+    else await stories.setArticleCluster(article_id, id);
     const live = await resolveCluster(store, id);
     if (live === id) return id;
     id = live;
@@ -147,7 +151,7 @@ async function mergeClusters(store: DedupStore, loser: string, winner: string, n
   const moved = await collect(store.listMembers(loser));
   for (const m of moved) {
     await store.moveMember({ ...m, cluster_id: winner, moved_from: loser }, loser);
-    await store.setArticleCluster(m.article_id, winner);
+    await store.storyStates?.setArticleCluster(m.article_id, winner);
   }
   // Last, so that a crash before this leaves the sightings for the retry's addOutlets (which keeps
   // the earliest time: repeating it changes nothing).
@@ -161,7 +165,8 @@ async function mergeClusters(store: DedupStore, loser: string, winner: string, n
   const w = await store.getCluster(winner);
   if (w?.merged_into) {
     await mergeClusters(store, winner, w.merged_into, now);
-    for (const m of moved) await pointArticle(store, m.article_id, w.merged_into, false);
+    if (store.storyStates)
+      for (const m of moved) await pointArticle(store, m.article_id, w.merged_into, false);
   }
 }
 
@@ -284,7 +289,7 @@ export async function addArticle(
 ): Promise<{ cluster_id: string; merged: string[] }> {
   const params = options.params ?? matchParams;
   const nowFn = options.now ?? (() => new Date().toISOString());
-  const state = await store.getStory(article.article_id);
+  const state = (await store.storyStates?.getStory(article.article_id)) ?? null;
   if (state?.done) return { cluster_id: await resolveCluster(store, state.cluster_id), merged: [] };
 
   // 1. candidates already indexed, confirmed

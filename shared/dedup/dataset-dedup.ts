@@ -228,7 +228,7 @@ export async function runDedup(
     }
     firstSeen.set(raw.id, { line: lineNo, hash });
     order.push(raw.id);
-    if (options.store && (await store.getStory(raw.id))?.done) continue;
+    if (options.store && (await store.storyStates?.getStory(raw.id))?.done) continue;
     const item: Waiting = { raw };
     waiting.push(item);
     if (pool) {

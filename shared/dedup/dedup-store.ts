@@ -26,12 +26,27 @@ export interface IndexedArticle extends DedupArticle {
   similarity: number;
 }
 
-/** The per-article dedup state, apart from the fingerprint so that each write of it is small. */
+/** The per-article dedup state a store may keep (StoryStates). */
 export interface ArticleStory {
   /** The story the article is in now: merges repoint it. */
   readonly cluster_id: string;
   /** Every step of addArticle has run (a redelivery returns at once). */
   readonly done: boolean;
+}
+
+/**
+ * Per-article story state: a shortcut, never needed for correctness. Without it an article's story is its
+ * claim's cluster (IndexedArticle.cluster_id) followed through merged_into, and a redelivery re-runs
+ * addArticle's steps, which are idempotent. The one-machine stores keep it (free, and `dedup` resumes
+ * from it); the DynamoDB adapter does not: it cost every article a write unit (and a read), $0.63 + $0.13
+ * a million, to spare the rare redelivery its work.
+ */
+export interface StoryStates {
+  getStory(article_id: string): Promise<ArticleStory | null>;
+  /** Points the article's state at a cluster (after a merge moved its member), creating it if need be. */
+  setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
+  /** Points the article's state at its cluster and marks it done. */
+  finishArticle(article_id: string, cluster_id: string): Promise<void>;
 }
 
 /** A conditional write found another revision than expected: re-run addArticle (it is idempotent). */
@@ -79,11 +94,8 @@ export interface DedupStore {
   /** Puts the fingerprint item unless the article has one; returns the stored item (the first claim
    * wins, so concurrent deliveries of one article agree on its cluster). */
   claimArticle(article: IndexedArticle): Promise<IndexedArticle>;
-  getStory(article_id: string): Promise<ArticleStory | null>;
-  /** Points the article's state at a cluster (after a merge moved its member), creating it if need be. */
-  setArticleCluster(article_id: string, cluster_id: string): Promise<void>;
-  /** Points the article's state at its cluster and marks it done. */
-  finishArticle(article_id: string, cluster_id: string): Promise<void>;
+  /** Each article's story and whether dedup finished it, if the store keeps them (StoryStates). */
+  readonly storyStates?: StoryStates;
   /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
   queryBuckets(
     keys: readonly number[],

@@ -16,6 +16,7 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
+  type StoryStates,
 } from "./dedup-store";
 
 export class MemoryDedupStore implements DedupStore {
@@ -50,6 +51,8 @@ export class MemoryDedupStore implements DedupStore {
     this.articles.set(article.article_id, article);
     return article;
   }
+
+  readonly storyStates: StoryStates = this;
 
   async getStory(article_id: string): Promise<ArticleStory | null> {
     return this.stories.get(article_id) ?? null;

@@ -16,6 +16,7 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
+  type StoryStates,
 } from "../dedup/dedup-store";
 import { type ClusterMember, type ClusterOutlet, type ClusterSummary, RECORD_VERSION } from "../records";
 import { StagedTable } from "./staged-table";
@@ -85,6 +86,8 @@ export class LmdbDedupStore implements DedupStore {
     this.articles.put(article.article_id, article);
     return article;
   }
+
+  readonly storyStates: StoryStates = this;
 
   async getStory(article_id: string): Promise<ArticleStory | null> {
     return this.stories.get(article_id) ?? null;

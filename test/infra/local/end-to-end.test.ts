@@ -8,7 +8,7 @@ import { type DemoSite, startDemoSite } from "../../../infra/local/demo-site";
 import { LocalRuntime } from "../../../infra/local/runtime";
 import type { StreamSubscription } from "../../../infra/local/stream-driver";
 import type { QualityReport } from "../../../lambdas/quality";
-import { storyFromItem } from "../../../shared/aws/fingerprint-item";
+import { articleStories } from "../../../shared/aws/fingerprint-item";
 import { decodeArticleItem } from "../../../shared/consumer/article-item";
 import { type ClusterRecord, clusterRecordSchema } from "../../../shared/records";
 import { articleIdFor } from "../../../shared/url/canonical-url";
@@ -91,13 +91,8 @@ describe.each(CLOCKS)("local runtime, end to end on a loopback news site, clock 
     );
     const unrelated = items.find((i) => i.record_type === "member" && i.url === site.expected.unrelated[0]);
     expect(unrelated?.cluster_id).not.toBe(wireId);
-    // Article → story: each article's story item (Fingerprints table) points at its live cluster.
-    const pointers = new Map(
-      (await runtime.items("fingerprints")).flatMap((f) => {
-        const story = storyFromItem(f);
-        return story ? [[story.article_id, story.cluster_id] as const] : [];
-      }),
-    );
+    // Article → story: each article's claim (Fingerprints table), followed through merged_into, is its live cluster.
+    const pointers = articleStories(await runtime.items("fingerprints"), items);
     for (const url of site.expected.wire) expect(pointers.get(articleIdFor(url))).toBe(wireId);
     expect(pointers.get(articleIdFor(site.expected.unrelated[0]!))).toBe(unrelated?.cluster_id);
   });

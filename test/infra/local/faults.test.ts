@@ -9,7 +9,7 @@ import type { SQSEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type LocalHandler, LocalRuntime } from "../../../infra/local/runtime";
 import { topology } from "../../../infra/topology";
-import { storyFromItem } from "../../../shared/aws/fingerprint-item";
+import { articleStories } from "../../../shared/aws/fingerprint-item";
 import { MAX_FETCH_ATTEMPTS } from "../../../shared/crawl/fetch-attempt";
 import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { articleIdFor } from "../../../shared/url/canonical-url";
@@ -59,14 +59,11 @@ async function outcome(runtime: LocalRuntime) {
   const articles = (await runtime.items("articles"))
     .map((a) => [a.article_id, a.headline, a.body, [...(a.url_variants as string[])].sort()])
     .sort();
-  const byCluster = new Map<string, string[]>();
-  for (const f of await runtime.items("fingerprints")) {
-    const story = storyFromItem(f);
-    if (story)
-      byCluster.set(story.cluster_id, [...(byCluster.get(story.cluster_id) ?? []), story.article_id]);
-  }
-  const partition = [...byCluster.values()].map((ids) => ids.sort().join(",")).sort();
   const clusters = await runtime.items("clusters");
+  const byCluster = new Map<string, string[]>();
+  for (const [article_id, cluster_id] of articleStories(await runtime.items("fingerprints"), clusters))
+    byCluster.set(cluster_id, [...(byCluster.get(cluster_id) ?? []), article_id]);
+  const partition = [...byCluster.values()].map((ids) => ids.sort().join(",")).sort();
   const summaries = clusters
     .filter((c) => c.record_type === "summary" && !c.merged_into)
     .map((c) => [c.canonical_article_id, c.article_count, c.outlet_count, c.first_published_at])

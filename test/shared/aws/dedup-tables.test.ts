@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { type DedupTableOptions, DynamoDedupStore } from "../../../shared/aws/dedup-tables";
+import { articleStories } from "../../../shared/aws/fingerprint-item";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
 import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
 import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store";
@@ -134,7 +135,7 @@ describe("DynamoDedupStore", () => {
   });
 
   it("ignores a redelivered article and moves the canonical to an earlier copy that arrives late", async () => {
-    const { clients, store } = await freshStore();
+    const { clients, res, store } = await freshStore();
     try {
       const story = corpus.filter((a) => a.article_id.startsWith("ms0-"));
       const [earliest, ...rest] = [...story].sort((a, b) =>
@@ -151,6 +152,11 @@ describe("DynamoDedupStore", () => {
       expect(after?.cluster_id).toBe(first.cluster_id); // the cluster keeps its id as it grows
       expect(after?.canonical_article_id).toBe(earliest!.article_id);
       expect(after?.article_count).toBe(story.length);
+      // One item per article in Fingerprints, its fingerprint: no per-article story state (version 7).
+      const items =
+        (await clients.doc.send(new ScanCommand({ TableName: res.tables.fingerprints }))).Items ?? [];
+      expect(items.map((i) => i.article_id).sort()).toEqual(story.map((a) => a.article_id).sort());
+      expect(articleStories(items, [])).toEqual(new Map(story.map((a) => [a.article_id, first.cluster_id])));
     } finally {
       destroyClients(clients);
     }
