@@ -164,10 +164,10 @@ export const topology: Topology = {
         "Per-host pacing shared by discovery and every fetch Lambda: the earliest time of the next request.",
     },
     fingerprints: {
-      // Dedup's own small item per article (~2 KB), apart from the article (~5 KB): every dedup
-      // write to it costs 2 write units instead of 6, and merges repoint it cheaply.
+      // Dedup's own small item per article (~2 KB), apart from the article (~5 KB): its one write
+      // (the claim) costs 2 write units instead of 6.
       partitionKey: { name: "article_id", type: "S" },
-      description: "The dedup index's articles: MinHash fingerprint, cluster pointer and state, per article.",
+      description: "The dedup index's articles: MinHash fingerprint and the cluster its claim chose, per article.",
     },
     buckets: {
       partitionKey: { name: "band_hash", type: "S" },
