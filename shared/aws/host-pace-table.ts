@@ -23,7 +23,7 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { hostIntervalMs } from "../fetch/crawl-delay";
-import { sleepMs } from "../fetch/host-pacer";
+import { sleepMs, sleepUntil } from "../fetch/host-pacer";
 import { DEFAULT_FETCH_LIMITS } from "../fetch/http";
 import type { Pacer } from "../fetch/request-pacing";
 import { isConditionalCheckFailure } from "./conditional-check";
@@ -167,7 +167,7 @@ export class HostPaceTable implements Pacer {
         continue;
       }
       this.mine.set(host, (v ?? 0) + 1);
-      if (slot > now) await this.sleep(slot - now, signal);
+      await sleepUntil(slot, this.now, this.sleep, signal);
       return this.started(host);
     }
     throw new Error(`could not reserve a request slot for ${host} after ${ATTEMPTS} attempts`);
@@ -382,7 +382,7 @@ export class HostPaceTable implements Pacer {
     if (mine === undefined) return false;
     const now = this.now();
     if (now <= slot) {
-      await this.sleep(slot - now);
+      await sleepUntil(slot, this.now, this.sleep);
       return true;
     }
     // A little late (the work between admission and the request): the lease, HttpClient's whole budget

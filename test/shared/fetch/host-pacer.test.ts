@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
-import { HostPacer, MAX_TIMER_MS } from "../../../shared/fetch/host-pacer";
+import { HostPacer, MAX_TIMER_MS, sleepUntil } from "../../../shared/fetch/host-pacer";
 
 /** A fake clock: sleep advances time, so waits are asserted without real delays. */
 function clock() {
@@ -76,6 +76,41 @@ describe("HostPacer", () => {
       await pacer.wait(host, delay);
     }
     expect(c.sleeps).toEqual([MAX_CRAWL_DELAY_MS, MAX_CRAWL_DELAY_MS, 1000, 1000]);
+  });
+});
+
+describe("sleepUntil", () => {
+  it("sleeps the rest when a timer fires before the clock shows its delay passed", async () => {
+    let t = 5_000;
+    const sleeps: number[] = [];
+    // Node's timers run on a monotonic clock: one may wake a millisecond early by Date.now().
+    const early = async (ms: number) => {
+      sleeps.push(ms);
+      t += ms > 1 ? ms - 1 : ms;
+    };
+    await sleepUntil(6_000, () => t, early);
+    expect(t).toBeGreaterThanOrEqual(6_000);
+    expect(sleeps).toEqual([1_000, 1]);
+  });
+
+  it("sleeps once when the clock does not move (a test's), not at all for a slot now or past, and stops on abort", async () => {
+    const sleeps: number[] = [];
+    const still = async (ms: number) => {
+      sleeps.push(ms);
+    };
+    await sleepUntil(6_000, () => 5_000, still);
+    await sleepUntil(5_000, () => 5_000, still);
+    const aborted = AbortSignal.abort();
+    await sleepUntil(6_000, () => 5_000, still, aborted);
+    expect(sleeps).toEqual([1_000]);
+  });
+
+  it("on real timers, returns no earlier than Date.now() reaching the slot", async () => {
+    for (let i = 0; i < 20; i++) {
+      const at = Date.now() + 3 + (i % 4);
+      await sleepUntil(at, Date.now);
+      expect(Date.now()).toBeGreaterThanOrEqual(at);
+    }
   });
 });
 
