@@ -117,7 +117,8 @@ export interface Settings {
   readonly rawSampleRate: number;
   /** LSH bands over the signature plus the lede bands: one Buckets item and one query each. */
   readonly lshBandsTotal: number;
-  /** Application logs at INFO (one line per article per function) or WARN (none on success). */
+  /** Application logs at INFO (fetch and dedup: one line per invocation for its batch; discover: one per
+   * source) or WARN (none on success). */
   readonly logLevel: "INFO" | "WARN";
   /** Months the stored bytes are kept (storage is billed per month). */
   readonly storageMonths: number;

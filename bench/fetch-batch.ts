@@ -108,8 +108,9 @@ export function fetchPageWaitShare(batchSize: number, s: Pick<Settings, "fetchBa
 }
 
 /**
- * The observation rescaled to another fetch batch size: invocations, their CPU, I/O and log lines, and
- * the FIFO receives and deletes (one each per batch) follow the batch; the sends do not.
+ * The observation rescaled to another fetch batch size: invocations, their CPU and I/O, and the FIFO
+ * receives and deletes (one each per batch) follow the batch; the sends do not, nor an invocation's log
+ * bytes (one line for its batch at INFO; a page's own lines are DEBUG, or its failure's WARN/ERROR).
  */
 export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
   const fetch = obs.functions.fetch;
@@ -123,11 +124,10 @@ export function withFetchBatchSize(obs: Observed, batchSize: number): Observed {
     functions: {
       ...obs.functions,
       fetch: {
-        ...fetch, // metrics documents are counted per host, whatever the batch size
+        ...fetch, // metrics documents are counted per host, log lines per invocation, whatever the batch
         invocationsPerArticle: fetch.invocationsPerArticle / scale,
         cpuMs: fetch.cpuMs * scale,
         ioMs: fetch.ioMs * scale,
-        appLogBytes: fetch.appLogBytes * scale,
       },
     },
     sqs: {

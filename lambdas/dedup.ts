@@ -1,4 +1,11 @@
-/** dedup λ (SQS): article fingerprint → LSH candidates → confirmed copies → story cluster records. */
+/**
+ * dedup λ (SQS): article fingerprint → LSH candidates → confirmed copies → story cluster records.
+ *
+ * Logs: one INFO line per invocation ("dedup batch": articles, new stories, joined, merged, failures). An
+ * article's own "clustered" line is DEBUG (POWERTOOLS_LOG_LEVEL=DEBUG for an investigation): its story is
+ * in the Clusters table, and a line an article at INFO paid Logs ingestion for a copy of it (issue 26). An
+ * article that fails has a WARN line with why (SQS delivers it again).
+ */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
@@ -17,6 +24,14 @@ import { dedupMessageSchema } from "../shared/records";
 
 /** Lost races are retried here first (addArticle is idempotent); past this, SQS redelivers. */
 const CONFLICT_RETRIES = 8;
+
+/** One invocation's counts, for its "dedup batch" line. */
+interface BatchTally {
+  newStories: number;
+  joined: number;
+  /** Stories retired into another by this batch's articles. */
+  merged: number;
+}
 
 export function createDedupHandler(env: Env) {
   const logger = functionLogger("storytrail-dedup");
@@ -39,7 +54,7 @@ export function createDedupHandler(env: Env) {
     { bucketRetentionDays: settings.STORYTRAIL_LSH_RETENTION_DAYS },
   );
 
-  const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics) => {
+  const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics, tally: BatchTally) => {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
     const article = { ...msg, fingerprint };
@@ -49,26 +64,43 @@ export function createDedupHandler(env: Env) {
     });
     // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
     // rel=canonical moved it. `merged` only when the article merged stories.
-    logger.info("clustered", {
+    logger.debug("clustered", {
       correlation_id: msg.article_id,
       cluster_id: out.cluster_id,
       ...(out.merged.length > 0 ? { merged: out.merged } : {}),
     });
     const founded = out.cluster_id === clusterIdFor(msg.article_id);
     metrics.add(founded ? dedupMetrics.newStories : dedupMetrics.joined, MetricUnit.Count, 1);
+    if (founded) tally.newStories++;
+    else tally.joined++;
     if (out.merged.length > 0) metrics.add(dedupMetrics.merges, MetricUnit.Count, out.merged.length);
+    tally.merged += out.merged.length;
   };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) logger.addContext(context);
     // This invocation's counts, one document (a container's concurrent local invocations keep theirs apart).
     const metrics = new InvocationMetrics(metricsOptions);
+    const tally: BatchTally = { newStories: 0, joined: 0, merged: 0 };
     try {
-      const handle = (record: SQSRecord) => recordHandler(record, metrics);
-      return await processPartialResponse(event, handle, new BatchProcessor(EventType.SQS), {
+      const handle = (record: SQSRecord) =>
+        recordHandler(record, metrics, tally).catch((err: unknown) => {
+          // The batch processor keeps a failure to itself: its reason is logged here.
+          logger.warn("not clustered", { message_id: record.messageId, error: String(err) });
+          throw err;
+        });
+      const response = await processPartialResponse(event, handle, new BatchProcessor(EventType.SQS), {
         context,
         throwOnFullBatchFailure: false,
       });
+      logger.info("dedup batch", {
+        articles: event.Records.length,
+        new_stories: tally.newStories,
+        joined: tally.joined,
+        merged: tally.merged,
+        failures: response.batchItemFailures.length,
+      });
+      return response;
     } finally {
       metrics.publish();
     }

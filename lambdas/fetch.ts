@@ -3,6 +3,12 @@
  * queue. A page never waits in the function for its host: a batch's hosts are admitted by the Hosts table
  * (host-pace-table.ts), each due host's page is fetched (3 hosts at once), and every page whose host is not
  * due goes back to the queue until its reserved slot, reported as a batch item failure.
+ *
+ * Logs: one INFO line per invocation ("fetch batch": its pages by outcome). A page's own "fetched" line is
+ * DEBUG (POWERTOOLS_LOG_LEVEL=DEBUG for an investigation): its outcome is on its Frontier item, and a line
+ * a page at INFO paid Logs ingestion for a copy of it (issue 26). Failures keep their WARN/ERROR lines; a
+ * recorded failure (a 404, no article…), whose own line is the DEBUG one, is named with its reason on the
+ * batch's line.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
@@ -102,15 +108,26 @@ function holdsSlot(record: SQSRecord, msg: FetchMessage): boolean {
   return deliveryOf(record) > 1 || msg.slot_at !== undefined;
 }
 
+/** One invocation's tallies: its metrics documents, and what its "fetch batch" line counts. */
+interface BatchTally {
+  readonly metrics: InvocationMetrics;
+  /** Pages by outcome as the outcome metric counts them: an outcome's kind, or a failure's reason. */
+  readonly outcomes: Record<string, number>;
+  /** Recorded failures: their own lines are DEBUG, so the batch's line names each with its reason. */
+  readonly failedPages: { url: string; reason: string }[];
+}
+
 export function createFetchHandler(env: Env) {
   const logger = functionLogger("storytrail-fetch");
   const metricsOptions = {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
     serviceName: metricService.fetch,
   };
-  /** The outcome by kind or reason; per source (a property, not a dimension), pages, articles stored
-   * and those with a headline. */
-  const count = (metrics: InvocationMetrics, outcome: string, sourceId: string, stored?: FetchOutcome) => {
+  /** The outcome by kind or reason (a metric dimension, and the batch's line); per source (a property,
+   * not a dimension), pages, articles stored and those with a headline. */
+  const count = (tally: BatchTally, outcome: string, sourceId: string, stored?: FetchOutcome) => {
+    const { metrics } = tally;
+    tally.outcomes[outcome] = (tally.outcomes[outcome] ?? 0) + 1;
     metrics.add(fetchMetrics.outcomes, MetricUnit.Count, 1, { name: OUTCOME_DIMENSION, value: outcome });
     const source = { name: SOURCE_PROPERTY, value: sourceId };
     const article = stored?.kind === "article";
@@ -157,7 +174,7 @@ export function createFetchHandler(env: Env) {
   const recordHandler = async (
     record: SQSRecord,
     msg: FetchMessage,
-    metrics: InvocationMetrics,
+    tally: BatchTally,
     dedupHandoff: DedupHandoff,
   ) => {
     // The discovered URL's id (its Frontier key): discover, fetch and dedup log it, so one query follows a
@@ -178,15 +195,16 @@ export function createFetchHandler(env: Env) {
           record,
           `${outcome.reason} after ${outcome.attempts} attempts: ${outcome.detail}`,
         );
-        count(metrics, outcome.reason, msg.source_id);
+        count(tally, outcome.reason, msg.source_id);
         return;
       }
-      logger.info("fetched", { correlation_id, url: msg.url, ...withoutSameId(outcome, correlation_id) });
-      count(metrics, outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
+      logger.debug("fetched", { correlation_id, url: msg.url, ...withoutSameId(outcome, correlation_id) });
+      if (outcome.kind === "failed") tally.failedPages.push({ url: msg.url, reason: outcome.reason });
+      count(tally, outcome.kind === "failed" ? outcome.reason : outcome.kind, msg.source_id, outcome);
     } catch (err) {
       if (err instanceof TransientFetchError) {
         logger.warn("transient fetch failure", { correlation_id, url: msg.url, reason: err.reason });
-        count(metrics, err.reason, msg.source_id);
+        count(tally, err.reason, msg.source_id);
       } else logger.error("fetch failed", { correlation_id, url: msg.url, error: String(err) });
       throw err;
     }
@@ -216,7 +234,7 @@ export function createFetchHandler(env: Env) {
   const handOver = async (
     handoff: DedupBatch<string>,
     admitted: readonly { pages: readonly { record: SQSRecord; msg: FetchMessage }[] }[],
-    metrics: InvocationMetrics,
+    tally: BatchTally,
     failed: Set<string>,
   ) => {
     const failures = await handoff.flush();
@@ -233,7 +251,7 @@ export function createFetchHandler(env: Env) {
         ? null
         : await recordError(msg.url, f.error, deliveryOf(record), deps, record.messageId);
       if (gaveUp) {
-        count(metrics, gaveUp.reason, msg.source_id);
+        count(tally, gaveUp.reason, msg.source_id);
         await deadLetters
           .park(record, `${gaveUp.reason} after ${gaveUp.attempts} attempts: ${gaveUp.detail}`)
           .catch(() => failed.add(record.messageId));
@@ -247,8 +265,13 @@ export function createFetchHandler(env: Env) {
       robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
       robotsSince = Date.now();
     }
-    // This invocation's metrics: one document per outcome and per source, published even when it fails.
-    const metrics = new InvocationMetrics(metricsOptions);
+    // This invocation's metrics (one document per outcome and per source, published even when it fails)
+    // and its summary line's counts.
+    const tally: BatchTally = {
+      metrics: new InvocationMetrics(metricsOptions),
+      outcomes: {},
+      failedPages: [],
+    };
     const failed = new Set<string>();
     // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
     const arrivedAt = Date.now();
@@ -268,7 +291,7 @@ export function createFetchHandler(env: Env) {
             logger.error("could not park a malformed message", { error: String(err) });
             failed.add(record.messageId);
           });
-          count(metrics, "malformed", "unknown");
+          count(tally, "malformed", "unknown");
           continue;
         }
         if (beforeSlot(read.message, arrivedAt)) {
@@ -330,7 +353,7 @@ export function createFetchHandler(env: Env) {
         await deadLetters
           .park(w.record, `${gaveUp.reason} after ${gaveUp.attempts} attempts: ${gaveUp.detail}`)
           .catch(() => failed.add(w.record.messageId)); // not parked: delivered again, and parked then
-        count(metrics, gaveUp.reason, w.msg.source_id);
+        count(tally, gaveUp.reason, w.msg.source_id);
       }
       if (waiting.length > 0) {
         // A first delivery before its slot needs no note: the next delivery knows it from its slot.
@@ -364,7 +387,7 @@ export function createFetchHandler(env: Env) {
             // While more of the host's pages follow, each request's end keeps the host for the next.
             pacer.expectMore(host, j < pages.length - 1);
             try {
-              await recordHandler(record, msg, metrics, handoff.for(record.messageId));
+              await recordHandler(record, msg, tally, handoff.for(record.messageId));
             } catch {
               failed.add(record.messageId);
             }
@@ -372,20 +395,28 @@ export function createFetchHandler(env: Env) {
         }
       };
       await Promise.all(Array.from({ length: MAX_CONCURRENT_HOSTS }, worker));
-      await handOver(handoff, admitted, metrics, failed);
+      await handOver(handoff, admitted, tally, failed);
       const visibilitySet = waiting.map((w) => w.record.messageId);
-      return {
-        batchItemFailures: event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
-          itemIdentifier: r.messageId,
-        })),
-        visibilitySet,
-      };
+      const batchItemFailures = event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
+        itemIdentifier: r.messageId,
+      }));
+      // The batch's one INFO line. An invocation that throws has Lambda's error line instead (and its
+      // metrics): its whole batch comes again.
+      logger.info("fetch batch", {
+        pages: event.Records.length,
+        outcomes: tally.outcomes,
+        ...(tally.failedPages.length > 0 ? { failed_pages: tally.failedPages } : {}),
+        put_back: visibilitySet.length,
+        // Delivered again besides the put-backs: each has its WARN or ERROR line.
+        failures: batchItemFailures.length - visibilitySet.length,
+      });
+      return { batchItemFailures, visibilitySet };
     } finally {
       // A host taken for a page that made no request goes back; failing that, the host idles one lease.
       await pacer
         .release(byHost.keys())
         .catch((err) => logger.warn("could not release a host slot", { error: String(err) }));
-      metrics.publish();
+      tally.metrics.publish();
     }
   };
 }

@@ -4,8 +4,8 @@
  * Lambda's REPORT line; cold_start), with the X-Ray trace id only when the request is traced. Powertools'
  * default also printed the function's name, ARN and memory size and its sampling rate, the same on every
  * line of a function's log group (the group names the function: `@log` in Logs Insights): 165 bytes a
- * line measured locally (more in Lambda: longer names, the trace id), on a fetch and a dedup line per
- * article 0.31 GB of Logs ingestion per million.
+ * line measured locally (more in Lambda: longer names, the trace id): 0.31 GB of Logs ingestion per million
+ * articles when fetch and dedup each wrote a line per article (they write one per batch now).
  */
 import { LogFormatter, Logger, LogItem } from "@aws-lambda-powertools/logger";
 import type { LogAttributes, UnformattedAttributes } from "@aws-lambda-powertools/logger/types";

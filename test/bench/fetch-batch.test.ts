@@ -100,7 +100,8 @@ describe("the cost model with pacing out of the function", () => {
   it("rescales an observation to another batch size: invocations, their work, and the receives and deletes", () => {
     const one = withFetchBatchSize(observed, 1);
     expect(one.fetchBatchSize).toBe(1);
-    expect(one.functions.fetch).toEqual({ invocationsPerArticle: 1, cpuMs: 10, ioMs: 20, appLogBytes: 300 });
+    // An invocation's log bytes stay: one line for its batch, whatever its size.
+    expect(one.functions.fetch).toEqual({ invocationsPerArticle: 1, cpuMs: 10, ioMs: 20, appLogBytes: 3000 });
     // 0.1 sends + 0.1 receives + 0.1 deletes per article at 10 → 0.1 + 1 + 1 at 1.
     expect(one.sqs.fetchQueueRequests).toBeCloseTo(2.1);
     expect(withFetchBatchSize(one, 10).sqs.fetchQueueRequests).toBeCloseTo(0.3);

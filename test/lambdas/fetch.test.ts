@@ -26,10 +26,13 @@ import {
 } from "../../shared/config/metrics";
 import { MAX_FETCH_ATTEMPTS } from "../../shared/crawl/fetch-attempt";
 import { hostOf } from "../../shared/url/canonical-url";
+import { atLogLevel, logLinesOf } from "../support/log-lines";
 import { syntheticPage } from "../support/synthetic-page";
 import { uniquePrefix } from "../support/unique-prefix";
 
 const HOST_DELAY_MS = 1500;
+/** The functions' clock (STORYTRAIL_NOW) where a test makes its own handler. */
+const NOW = "2026-12-01T00:00:00.000Z";
 /** What each publisher takes to answer a page. */
 const LATENCY_MS = 250;
 
@@ -566,5 +569,57 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     expect(figures("src-b")).toEqual([2, 2, 2]);
     expect(figures("src-c")).toEqual([2, 0, 0]);
     expect(figures("unknown")).toEqual([1, 0, 0]);
+  });
+  it("logs a batch in one INFO line, its pages by outcome; a page's own line only at DEBUG, a failure's as before", async () => {
+    const [a, b, c, d, e, f] = hosts as [Publisher, Publisher, Publisher, Publisher, Publisher, Publisher];
+    // One page per host (every host due, nothing put back): three articles, a 404 (a recorded failure),
+    // a 503 (transient: delivered again) and a malformed message (parked).
+    const batch = (n: number) => [
+      record(`${a.base}/p${n}`),
+      record(`${b.base}/p${n}`),
+      record(`${d.base}/nohead${n}`),
+      record(`${c.base}/gone${n}`),
+      record(`${f.base}/fail${n}`),
+      { ...record(`${e.base}/p${n}`), messageId: `m-garbage-${n}`, body: "{not json" },
+    ];
+    const env = { ...runtime.env("fetch"), STORYTRAIL_NOW: NOW };
+    const atInfo = atLogLevel("INFO", () => createFetchHandler(env));
+    const atDebug = atLogLevel("DEBUG", () => createFetchHandler(env));
+
+    await new Promise((r) => setTimeout(r, 3 * HOST_DELAY_MS)); // every reserved slot passed
+    const info = await logLinesOf(() => atInfo({ Records: batch(30) }, runtime.context("fetch")));
+    expect(info.result.batchItemFailures.map((x) => x.itemIdentifier)).toEqual([`m-${f.base}/fail30`]);
+    expect(info.lines.filter((l) => l.level === "INFO")).toEqual([
+      expect.objectContaining({
+        message: "fetch batch",
+        pages: 6,
+        outcomes: { article: 3, http_404: 1, http_5xx: 1, malformed: 1 },
+        failed_pages: [{ url: `${c.base}/gone30`, reason: "http_404" }],
+        put_back: 0,
+        failures: 1,
+      }),
+    ]);
+    // The failures' own lines, as they were.
+    expect(info.lines.filter((l) => l.level !== "INFO").map((l) => [l.level, l.message, l.url])).toEqual(
+      expect.arrayContaining([
+        ["WARN", "transient fetch failure", `${f.base}/fail30`],
+        ["ERROR", "parked in the dead-letter queue", undefined],
+      ]),
+    );
+    expect(info.lines.filter((l) => l.level !== "INFO")).toHaveLength(2);
+
+    await new Promise((r) => setTimeout(r, 3 * HOST_DELAY_MS));
+    const debug = await logLinesOf(() => atDebug({ Records: batch(31) }, runtime.context("fetch")));
+    const fetched = debug.lines.filter((l) => l.message === "fetched");
+    expect(new Set(fetched.map((l) => l.level))).toEqual(new Set(["DEBUG"]));
+    expect(fetched.map((l) => [l.url, l.kind, l.reason]).sort()).toEqual(
+      [
+        [`${a.base}/p31`, "article", undefined],
+        [`${b.base}/p31`, "article", undefined],
+        [`${c.base}/gone31`, "failed", "http_404"],
+        [`${d.base}/nohead31`, "article", undefined],
+      ].sort(),
+    );
+    expect(debug.lines.filter((l) => l.message === "fetch batch")).toHaveLength(1);
   });
 });
