@@ -167,7 +167,8 @@ export const topology: Topology = {
       // Dedup's own small item per article (~2 KB), apart from the article (~5 KB): its one write
       // (the claim) costs 2 write units instead of 6.
       partitionKey: { name: "article_id", type: "S" },
-      description: "The dedup index's articles: MinHash fingerprint and the cluster its claim chose, per article.",
+      description:
+        "The dedup index's articles: MinHash fingerprint and the cluster its claim chose, per article.",
     },
     buckets: {
       partitionKey: { name: "band_hash", type: "S" },
