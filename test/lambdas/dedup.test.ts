@@ -2,54 +2,21 @@
  * The dedup handler's log: the real handler on DynamoDB Local (the local runtime's tables), one INFO line
  * a batch with its counts; an article's own line only at DEBUG; a failed article's reason at WARN.
  */
-import type { SQSRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
 import { createDedupHandler } from "../../lambdas/dedup";
-import { computeFingerprint } from "../../shared/dedup/fingerprint";
-import type { DedupMessage } from "../../shared/records";
 import { atLogLevel, logLinesOf } from "../support/log-lines";
-import { type SyntheticArticle, syntheticStories } from "../support/synthetic-stories";
+import { sqsRecord } from "../support/sqs-record";
+import { dedupMessageOf, type SyntheticArticle, syntheticStories } from "../support/synthetic-stories";
 import { uniquePrefix } from "../support/unique-prefix";
 
 /** The functions' clock (STORYTRAIL_NOW): the stories' timestamps read it. */
 const NOW = "2026-12-01T00:00:00.000Z";
 
-function message(a: SyntheticArticle): DedupMessage {
-  return {
-    article_id: a.id,
-    url: `https://${a.publication}.example/${a.id}`,
-    publication: a.publication,
-    source_id: `src-${a.publication}`,
-    headline: a.title,
-    published_at: a.published_at,
-    collected_at: a.published_at,
-    fingerprint: computeFingerprint(a.text, a.title),
-  };
-}
-
-/** An SQS record of the dedup queue, as the event source hands it over. */
-function record(id: string, body: string): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: "1",
-      SentTimestamp: "0",
-      SenderId: "test",
-      ApproximateFirstReceiveTimestamp: "0",
-    },
-    messageAttributes: {},
-    md5OfBody: "",
-    eventSource: "aws:sqs",
-    eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:dedup",
-    awsRegion: "us-east-1",
-  };
-}
-
 const records = (articles: SyntheticArticle[]) =>
-  articles.map((a) => record(`m-${a.id}`, JSON.stringify(message(a))));
+  articles.map((a) =>
+    sqsRecord({ id: `m-${a.id}`, body: JSON.stringify(dedupMessageOf(a)), queue: "dedup" }),
+  );
 
 describe("dedup handler: one log line a batch", () => {
   let runtime: LocalRuntime;
@@ -85,7 +52,7 @@ describe("dedup handler: one log line a batch", () => {
       }),
     ]);
 
-    const malformed = record("m-garbage", "{not json");
+    const malformed = sqsRecord({ id: "m-garbage", body: "{not json", queue: "dedup" });
     const joined = await logLinesOf(() =>
       handler({ Records: [...records(seconds), malformed] }, runtime.context("dedup")),
     );

@@ -27,6 +27,7 @@ import {
 import { MAX_FETCH_ATTEMPTS } from "../../shared/crawl/fetch-attempt";
 import { hostOf } from "../../shared/url/canonical-url";
 import { atLogLevel, logLinesOf } from "../support/log-lines";
+import { sqsRecord } from "../support/sqs-record";
 import { syntheticPage } from "../support/synthetic-page";
 import { uniquePrefix } from "../support/unique-prefix";
 
@@ -82,26 +83,14 @@ interface Emf {
   CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[];
 }
 
-/** An SQS record for a page, as the event source hands it over (no message of a real queue: nothing is
- * put back from a batch of these, every page's host being due). */
+/** An SQS record for a page (every page's host being due, nothing is put back from a batch of these). */
 function record(url: string, delivery = 1, sourceId = "src"): SQSRecord {
-  const id = `m-${url}`;
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
+  return sqsRecord({
+    id: `m-${url}`,
     body: JSON.stringify(message(url, sourceId)),
-    attributes: {
-      ApproximateReceiveCount: String(delivery),
-      SentTimestamp: "0",
-      SenderId: "test",
-      ApproximateFirstReceiveTimestamp: "0",
-    },
-    messageAttributes: {},
-    md5OfBody: "",
-    eventSource: "aws:sqs",
-    eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:fetch",
-    awsRegion: "us-east-1",
-  };
+    queue: "fetch",
+    delivery,
+  });
 }
 
 function message(url: string, sourceId = "src") {

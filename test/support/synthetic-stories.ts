@@ -3,6 +3,9 @@
  * syndication makes (a headline prefix, a credit line, a dropped paragraph, truncation), plus
  * unrelated singletons. Enough to exercise clustering without the evaluation corpus.
  */
+
+import type { DedupArticle } from "../../shared/dedup/dedup-store";
+import { computeFingerprint } from "../../shared/dedup/fingerprint";
 export interface SyntheticArticle {
   readonly id: string;
   readonly story: string;
@@ -89,4 +92,18 @@ export function syntheticStories(opts: {
     });
   }
   return out;
+}
+
+/** A synthetic article as fetch hands it to dedup: its outlet's URL, collected when published. */
+export function dedupMessageOf(a: SyntheticArticle): DedupArticle {
+  return {
+    article_id: a.id,
+    url: `https://${a.publication}.example/${a.id}`,
+    publication: a.publication,
+    source_id: `src-${a.publication}`,
+    headline: a.title,
+    published_at: a.published_at,
+    collected_at: a.published_at,
+    fingerprint: computeFingerprint(a.text, a.title),
+  };
 }

@@ -14,27 +14,17 @@ import { articleStories } from "../../../shared/aws/fingerprint-item";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
 import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
 import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store";
-import { computeFingerprint } from "../../../shared/dedup/fingerprint";
 import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
 import type { ClusterMember, ClusterSummary } from "../../../shared/records";
-import { syntheticStories } from "../../support/synthetic-stories";
+import { dedupMessageOf, syntheticStories } from "../../support/synthetic-stories";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 // Pairs are what a race splits for good (a third copy would bridge them), so most stories are pairs.
 const corpus: DedupArticle[] = [
   ...syntheticStories({ stories: 6, copies: 1, singletons: 2, seed: 7, prefix: "p" }),
   ...syntheticStories({ stories: 1, copies: 4, singletons: 0, seed: 8, prefix: "m" }),
-].map((a) => ({
-  article_id: a.id,
-  url: `https://${a.publication}.example/${a.id}`,
-  publication: a.publication,
-  source_id: `src-${a.publication}`,
-  headline: a.title,
-  published_at: a.published_at,
-  collected_at: a.published_at,
-  fingerprint: computeFingerprint(a.text, a.title),
-}));
+].map(dedupMessageOf);
 
 /** The partition as a set of sorted member lists, independent of cluster ids. */
 function partition(assign: Map<string, string>): string[] {

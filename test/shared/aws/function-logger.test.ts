@@ -5,24 +5,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { localLambdaContext } from "../../../infra/local/lambda-context";
 import { functionLogger } from "../../../shared/aws/function-logger";
+import { type LogLine, logLinesOf } from "../../support/log-lines";
 
-/** The JSON lines `run` prints (warnings and errors go to stderr: Lambda ingests both). */
-function linesOf(run: () => void): Record<string, unknown>[] {
-  const printed: string[] = [];
-  const capture = (chunk: unknown) => {
-    printed.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  };
-  const spies = [
-    vi.spyOn(process.stdout, "write").mockImplementation(capture),
-    vi.spyOn(process.stderr, "write").mockImplementation(capture),
-  ];
-  try {
-    run();
-  } finally {
-    for (const s of spies) s.mockRestore();
-  }
-  return printed.map((l) => JSON.parse(l));
+/** The log lines `run` prints (warnings and errors go to stderr: Lambda ingests both). */
+async function linesOf(run: () => void): Promise<LogLine[]> {
+  return (await logLinesOf(async () => run())).lines;
 }
 
 const context = localLambdaContext({
@@ -35,14 +22,14 @@ const context = localLambdaContext({
 describe("function log lines", () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it("carry level, message, timestamp, service, the request id and the line's own fields", () => {
+  it("carry level, message, timestamp, service, the request id and the line's own fields", async () => {
     vi.stubEnv(
       "_X_AMZN_TRACE_ID",
       "Root=1-67a1b2c3-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=0",
     );
     const logger = functionLogger("storytrail-fetch");
     logger.addContext(context);
-    const [line] = linesOf(() =>
+    const [line] = await linesOf(() =>
       logger.warn("transient fetch failure", {
         correlation_id: "ab12",
         url: "https://example.com/a",
@@ -62,20 +49,20 @@ describe("function log lines", () => {
     });
   });
 
-  it("carry the X-Ray trace id when the request is traced", () => {
+  it("carry the X-Ray trace id when the request is traced", async () => {
     vi.stubEnv(
       "_X_AMZN_TRACE_ID",
       "Root=1-67a1b2c3-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1",
     );
     const logger = functionLogger("storytrail-dedup");
     logger.addContext(context);
-    const [line] = linesOf(() => logger.error("failed", { error: "boom" }));
+    const [line] = await linesOf(() => logger.error("failed", { error: "boom" }));
     expect(line).toMatchObject({ level: "ERROR", xray_trace_id: "1-67a1b2c3-0123456789abcdef01234567" });
   });
 
-  it("print errors as Powertools does and no context keys outside Lambda", () => {
+  it("print errors as Powertools does and no context keys outside Lambda", async () => {
     const logger = functionLogger("storytrail-discover");
-    const [line] = linesOf(() => logger.error("discovery failed", new Error("source down")));
+    const [line] = await linesOf(() => logger.error("discovery failed", new Error("source down")));
     expect(line).toMatchObject({
       message: "discovery failed",
       error: { name: "Error", message: "source down" },
