@@ -64,8 +64,10 @@ describe("quality run: a template change at one publisher", () => {
   };
 
   beforeAll(async () => {
-    steady = await startNewsServer();
-    shifty = await startNewsServer();
+    // Two hosts, two addresses: pacing keys on the host, not the port (one address paced all 20 pages
+    // of a day a second apart).
+    steady = await startNewsServer({}, "127.0.0.1");
+    shifty = await startNewsServer({}, "127.0.0.2");
     serve(steady, 1_000, () => false);
     serve(shifty, 5_000, () => shiftyChanged);
     runtime = await LocalRuntime.start({
