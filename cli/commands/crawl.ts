@@ -200,6 +200,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       // Work a stopped run left in the queues (fauxqs keeps none across restarts) is done by this one.
       const resumed = await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
       if (resumed) log(`resumed ${resumed} queued messages of an earlier run`);
+      // A run stopped mid-request left its host taken until the lease ran out (35 s); none of it is out.
+      const freed = await runtime.freeAbandonedHosts();
+      if (freed) log(`freed ${freed} hosts a stopped run had taken`);
       // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
       const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
       log("discovering …");

@@ -13,6 +13,7 @@ import { createDiscoverHandler } from "../../lambdas/discover";
 import { createDispatchHandler, type DispatchEvent } from "../../lambdas/dispatch";
 import { createFetchHandler } from "../../lambdas/fetch";
 import { createQualityHandler } from "../../lambdas/quality";
+import { freeAbandonedHostLeases } from "../../shared/aws/abandoned-host-leases";
 import {
   type AwsClients,
   destroyClients,
@@ -158,6 +159,12 @@ export class LocalRuntime {
   /** The local Sources table as the catalog `storytrail sources push` writes. */
   sourceCatalog(): SourceCatalogTable {
     return new SourceCatalogTable(this.clients.doc, this.resources.tables.sources);
+  }
+
+  /** Frees the hosts an earlier process left taken (a run stopped mid-request): nothing of it is out now.
+   * Only for a run that owns its tables (a data directory's crawl); returns how many. */
+  freeAbandonedHosts(now = Date.now()): Promise<number> {
+    return freeAbandonedHostLeases(this.clients.doc, this.resources.tables.hosts, now);
   }
 
   /** Makes the Sources table's configured set exactly `sources` (a push); returns what changed. */

@@ -289,6 +289,8 @@ describe("storytrail crawl", () => {
     const next = await cliAsync(args, { STORYTRAIL_MIN_HOST_DELAY_MS: "0" });
     expect(next.status, next.stderr).toBe(0);
     expect(next.stderr).toContain("resumed 1 queued messages");
+    // The host the stopped request had taken is free at once, not when its lease runs out (35 s later).
+    expect(next.stderr).toContain("freed 1 hosts a stopped run had taken");
     expect(site.hits.get("/never")).toBe(before + 1);
     // The folder is a crawl's: export reads it as named, with no other flag.
     const out = join(dir, "never-export");
