@@ -10,11 +10,6 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
-    // A worker keeps its modules from one file to the next: no test mocks a module or keeps state in one
-    // (the project keeps no module-level mutable state), and importing the SDK and the domain afresh for
-    // each of 167 files cost 96 s of the suite's CPU. Measured 2026-12-06 on 2 cores: 535 s → 412 s,
-    // 12.5 → 8.5 CPU-minutes, the same 1,451 tests passing.
-    isolate: false,
     // Vitest's default is one fewer than the cores: one worker on a 2-core CI machine. Most files wait on
     // the emulators and on child processes, not the CPU, so two workers overlap those waits.
     maxWorkers: 2,
