@@ -34,8 +34,9 @@ export async function freeAbandonedHostLeases(
     for (const item of page.Items ?? []) {
       const busyUntil = num(item.busy_until) ?? 0;
       const nextAt = num(item.next_at) ?? 0;
-      // A take writes next_at = start + interval and busy_until = start + HOST_LEASE_MS.
-      const interval = num(item.interval_ms) ?? Math.max(0, nextAt - (busyUntil - HOST_LEASE_MS));
+      // A take writes next_at = start + interval and busy_until = start + HOST_LEASE_MS: the interval the
+      // request was taken with, which a source's minimum may have made longer than the item's interval_ms.
+      const interval = Math.max(num(item.interval_ms) ?? 0, nextAt - (busyUntil - HOST_LEASE_MS));
       const v = num(item.v);
       try {
         await doc.send(

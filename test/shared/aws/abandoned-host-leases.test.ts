@@ -51,4 +51,33 @@ describe("freeAbandonedHostLeases", () => {
       destroyClients(clients);
     }
   });
+
+  it("keeps the interval the request was taken with when a source's minimum made it longer than the item's", async () => {
+    const clients = makeClients(inject("endpoints"));
+    try {
+      const res = await createLocalResources(clients, uniquePrefix("abandoned-min"));
+      let t = 5_000_000;
+      const clock = {
+        now: () => t,
+        sleep: async (ms: number) => {
+          t += ms;
+        },
+      };
+      const pacer = new HostPaceTable(clients.doc, res.tables.hosts, { minDelayMs: DELAY_MS, ...clock });
+      await pacer.wait("strict.example", null);
+      await pacer.done("strict.example", null); // the item's interval_ms: 2 s
+      t += 10_000;
+      await pacer.wait("strict.example", null, 5_000); // taken with the source's 5 s minimum, never ended
+      t += 3_000;
+      expect(await freeAbandonedHostLeases(clients.doc, res.tables.hosts, t)).toBe(1);
+      const item = (
+        await clients.doc.send(
+          new GetCommand({ TableName: res.tables.hosts, Key: { host: "strict.example" } }),
+        )
+      ).Item;
+      expect(item).toMatchObject({ busy_until: 0, interval_ms: DELAY_MS, next_at: t + 5_000 });
+    } finally {
+      destroyClients(clients);
+    }
+  });
 });
