@@ -4,6 +4,7 @@
  * Pure arithmetic: the billing rules are unit-tested in test/bench/cost-model.test.ts.
  */
 import {
+  EARLY_BATCH_MS,
   earlyPerPage,
   type FetchBatchShape,
   fetchBatchRounds,
@@ -163,9 +164,9 @@ function monthsLabel(months: number): string {
 }
 
 /** Fetch deliveries per page at the settings' shape over those of the metered run (whose slots were
- * all within the 15-minute delay: none early). */
+ * all within the 15-minute delay: none early; early deliveries are invocations of their own). */
 function deliveryScale(obs: Pick<Observed, "fetchPutBacks">, s: Settings): number {
-  return (1 + putBacksPerPage(s) + earlyPerPage(s)) / (1 + (obs.fetchPutBacks ?? 0));
+  return (1 + putBacksPerPage(s)) / (1 + (obs.fetchPutBacks ?? 0));
 }
 
 /** Put-backs per article at the settings' shape beyond those the metered run measured. */
@@ -224,6 +225,23 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
         (s.logLevel === "INFO" ? f.appLogBytes : 0) +
         (f.metricLogBytesPerGroup ?? 0) * groups);
   }
+  // Early deliveries: batches of their own (fetch-batch.ts), each sending its pages again.
+  const fetchFn = obs.functions.fetch;
+  const earlyInvocations = fetchFn ? (earlyPerPage(s) / obs.fetchBatchSize) * M : 0;
+  if (earlyInvocations > 0) {
+    const memoryMb = s.memoryMb.fetch ?? 1024;
+    add(
+      "Lambda",
+      `fetch: early deliveries' batches (${memoryMb} MB, ${EARLY_BATCH_MS} ms/inv)`,
+      earlyInvocations * lambdaGbSeconds(EARLY_BATCH_MS, memoryMb),
+      "GB-s",
+      prices.lambdaArmPerGbSecond,
+    );
+    invocations += earlyInvocations;
+    logBytes +=
+      earlyInvocations *
+      (PLATFORM_LOG_BYTES_PER_INVOCATION + (s.logLevel === "INFO" ? (fetchFn?.appLogBytes ?? 0) : 0));
+  }
   add("Lambda", "requests", invocations, "requests", prices.lambdaPerRequest);
   add(
     "SQS",
@@ -232,12 +250,12 @@ export function costBreakdown(obs: Observed, s: Settings, prices: Prices = PRICE
     "requests",
     prices.sqsStandardPerRequest,
   );
-  // Each put-back beyond the run's, and each delivery before its slot: its share of a receive, and of a
-  // batch's ChangeMessageVisibilityBatch.
+  // Each put-back beyond the run's: its share of a receive and of a batch's ChangeMessageVisibilityBatch;
+  // each delivery before its slot: its share of a receive, a SendMessageBatch and the event source's delete.
   add(
     "SQS",
-    "fetch queue put-backs beyond the run's and early deliveries (a receive and a visibility change share each)",
-    ((2 * (putBacks + earlyPerPage(s))) / obs.fetchBatchSize) * M,
+    "fetch queue put-backs beyond the run's (a receive and a visibility change share each) and early deliveries (a receive, a send and a delete share)",
+    ((2 * putBacks + 3 * earlyPerPage(s)) / obs.fetchBatchSize) * M,
     "requests",
     prices.sqsStandardPerRequest,
   );

@@ -38,11 +38,19 @@ export function scaleReport(
         "dedup queue peak / longest wait",
         ...runs.map((r) => `${r.sim.dedupQueuePeak} / ${sig(r.sim.dedupMaxWaitS)} s`),
       ],
-      ["FIFO in flight peak", ...runs.map((r) => r.sim.fifoInFlightPeak)],
+      ["fetch messages in flight, peak", ...runs.map((r) => r.sim.inFlightPeak)],
       [
-        "fetch invocations / pages per host in a batch",
-        ...runs.map((r) => `${r.sim.fetchInvocations} / ${sig(r.sim.pagesPerHostInBatch)}`),
+        "fetch invocations / receives a page",
+        ...runs.map((r) => `${r.sim.fetchInvocations} / ${sig(r.sim.receivesPerPage)}`),
       ],
+      [
+        "early deliveries / put-backs a page",
+        ...runs.map(
+          (r) =>
+            `${sig(r.sim.earlyDeliveries / Math.max(1, r.sim.pages))} / ${sig(r.sim.putBacks / Math.max(1, r.sim.pages))}`,
+        ),
+      ],
+      ["oldest page at its request (the age alarm's view)", ...runs.map((r) => hours(r.sim.oldestPageS))],
       ["cost of the day", ...runs.map((r) => usd(r.cost.dayUsd))],
       ["  of which fixed (a day's share of the month)", ...runs.map((r) => usd(r.cost.fixedPerDayUsd))],
       [

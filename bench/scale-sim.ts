@@ -1,28 +1,30 @@
 /**
- * A discrete-event model of a day's crawl at scale, run through the rules the functions follow:
- * - fetch queue (FIFO, one message group per host): a receive takes as many messages of one group as it
- *   can (up to the batch size), then fills the batch from other groups; a group with messages in flight
- *   gives none until they are deleted (its batch ended). Among available groups the one whose oldest
- *   message is oldest goes first.
- * - fetch λ: at most `maxConcurrency` batches at once (the event source mapping's maximum concurrency);
- *   a batch's hosts are worked `concurrentHosts` at a time, each host's pages in order.
- * - pacing (the Hosts lease): a request to a host starts no earlier than `delay` after the end of the
- *   previous request to it, whoever sent it; the page then takes `latency`; extraction's CPU follows.
+ * A discrete-event model of a day's crawl at scale, run through the rules the functions follow since
+ * issue 26 (a fetch never pays to wait for a host):
+ * - discovery reserves each page a slot on its host's schedule (HostPaceTable.reserve): the host's slots
+ *   follow each other `slotSpacingMs` apart (its delay plus a request, to the whole second), after those
+ *   already reserved; the page is sent delayed to its slot, at most SQS's 15 minutes.
+ * - fetch queue (standard): a page is visible from its slot. One whose slot is past SQS's 15-minute delay
+ *   comes early every 15 minutes and is sent again, delayed towards its slot (lambdas/fetch.ts); a page
+ *   put back instead would be in flight until its slot, and SQS holds about 120,000 in flight a queue
+ *   (a daily burst of 5 M pages: 2.8 M). The in-flight count is the batches' pages and the put-backs'.
+ * - fetch λ: at most `maxConcurrency` batches at once; a batch takes up to `batchSize` visible pages, any
+ *   hosts. A page whose host is taken, or not free within MAX_WAIT_IN_FUNCTION_MS, goes back to the end
+ *   of its host's schedule (a put-back); the rest take their hosts, `concurrentHosts` at once, each
+ *   request `latency` long, the host free `delay` after its end; extraction's CPU follows each.
  * - dedup queue (standard): batches of up to `batchSize` whatever is waiting, `maxConcurrency` at once,
  *   each article taking `msPerArticle`.
- * Events are invocations and discovery runs, not pages (a host's chain in a batch is worked out in one
- * step), so 5 million pages take seconds. Counters per second feed the key and table rates (scale-limits.ts).
+ * Events are pages (a host's head page in a heap of hosts, so the heap holds hosts, not pages) and
+ * invocations: 5 million pages take about a minute. Counters per second feed scale-limits.ts.
  */
+import { MAX_WAIT_IN_FUNCTION_MS, slotSpacingMs } from "../shared/aws/host-pace-table";
+import { MAX_IN_FLIGHT_WAIT_MS } from "../shared/aws/queue-put-back";
 import { splitmix32 } from "../shared/dedup/hash";
 import { EventHeap } from "./event-heap";
+import { EARLY_BATCH_MS, earlyDeliveriesOf } from "./fetch-batch";
 
 export interface FetchStage {
   readonly batchSize: number;
-  /**
-   * How a receive fills a batch: SQS takes as many of one group's messages as it can first ("sqs");
-   * the local emulator (fauxqs) hands out one message per group per receive ("one-per-group").
-   */
-  readonly fill?: "sqs" | "one-per-group";
   readonly maxConcurrency: number;
   /** Hosts of one batch worked at once (MAX_CONCURRENT_HOSTS in lambdas/fetch.ts). */
   readonly concurrentHosts: number;
@@ -66,15 +68,21 @@ export interface ScaleResult {
   /** Until the last article has passed dedup, s. */
   readonly dedupedAllS: number;
   readonly peakConcurrency: { readonly fetch: number; readonly dedup: number };
-  /** Most fetch messages received and not yet deleted at once. */
-  readonly fifoInFlightPeak: number;
+  /** Most fetch messages received and not yet deleted at once: the batches' and the pages put back. */
+  readonly inFlightPeak: number;
   readonly fetchInvocations: number;
   /** Sum of fetch invocations' durations, ms (what Lambda bills, before memory). */
   readonly fetchBilledMs: number;
-  /** Longest a fetch message waited in the queue before its batch began, s. */
+  /** Longest a fetch message waited, visible, before a batch took it, s (the backlog; not its slot's wait). */
   readonly fetchMaxWaitS: number;
-  /** Mean pages of one host in one batch (the chain the Hosts table reserves once). */
-  readonly pagesPerHostInBatch: number;
+  /** Longest a page waited from its send until its request, s (what the queue's age alarm sees). */
+  readonly oldestPageS: number;
+  /** Deliveries before a page's slot (the 15-minute delay cap): each a receive and a visibility change. */
+  readonly earlyDeliveries: number;
+  /** Pages that found their host taken at their slot and went back to its schedule. */
+  readonly putBacks: number;
+  /** Fetch receives per page (1 + early deliveries and put-backs a page). */
+  readonly receivesPerPage: number;
   readonly dedupInvocations: number;
   readonly dedupQueuePeak: number;
   /** Longest an article waited in the dedup queue, s. */
@@ -94,8 +102,11 @@ export interface ScaleResult {
 
 type SimEvent =
   | { readonly kind: "discover"; readonly event: number }
-  | { readonly kind: "fetchEnd"; readonly hosts: readonly number[]; readonly pages: number }
+  | { readonly kind: "fetchEnd"; readonly articles: number }
   | { readonly kind: "dedupEnd" };
+
+/** A visible message: the head page of a host (its pages in slot order), or a page put back. */
+type Visible = { readonly host: number; readonly putBack: boolean };
 
 const DAY_MS = 86_400_000;
 
@@ -143,21 +154,32 @@ function arrivalPlan(inputs: ScaleInputs): { times: number[]; perEvent: (e: numb
   };
 }
 
+/** A whole number of seconds from `from` (SQS's unit), at least `ms` after it. */
+const wholeSecondsAfter = (from: number, at: number) =>
+  from + Math.ceil(Math.max(0, at - from) / 1000) * 1000;
+
 export function simulateScale(inputs: ScaleInputs): ScaleResult {
   const { fetch, dedup, minHostDelayMs: delay, pageLatencyMs: latency } = inputs;
   const n = inputs.hostPages.length;
+  // The slot spacing the host's item holds once its first request has ended (done's spacing_ms).
+  const spacing = slotSpacingMs(delay, latency + 100);
   const events = new EventHeap<SimEvent>();
-  // Per host: its waiting messages as (arrival time, count) chunks, oldest first.
-  const chunkTimes: number[][] = Array.from({ length: n }, () => []);
-  const chunkCounts: number[][] = Array.from({ length: n }, () => []);
-  const head = new Int32Array(n);
-  const pending = new Float64Array(n);
-  const inFlight = new Uint8Array(n);
-  const queued = new Uint8Array(n);
-  const nextFreeAt = new Float64Array(n);
+  // Every page of the day has a place: host h's pages at offset[h] … offset[h] + hostPages[h] - 1.
+  const offset = new Float64Array(n + 1);
+  for (let h = 0; h < n; h++) offset[h + 1] = offset[h]! + inputs.hostPages[h]!;
+  const total = offset[n]!;
+  const slot = new Float64Array(total);
+  const sentAt = new Float64Array(total);
+  const added = new Int32Array(n); // pages of the host discovered so far
+  const head = new Int32Array(n); // its next page not yet received for good
+  const scheduledUntil = new Float64Array(n);
+  const freeAt = new Float64Array(n); // the host's next request may start then (the lease's rule)
+  const windowStart = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  const inWindow = new Int32Array(n);
   const firstEnd = new Float64Array(n).fill(Number.NaN);
   const lastEnd = new Float64Array(n);
-  const available = new EventHeap<number>(); // hosts that may give messages, by oldest message
+  const visible = new EventHeap<Visible>();
+  const heads = new Uint8Array(n); // the host's head page is in `visible`
 
   const plan = arrivalPlan(inputs);
   for (let event = 0; event < plan.times.length; event++)
@@ -169,17 +191,29 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
   let fetchRunning = 0;
   let dedupRunning = 0;
   const peak = { fetch: 0, dedup: 0 };
-  let inFlightMessages = 0;
-  let fifoInFlightPeak = 0;
+  // Messages received and not deleted: a batch's from its start to its end, a put-back page's until it
+  // is visible again. `leaving`: when each leaves.
+  let inFlight = 0;
+  let inFlightPeak = 0;
+  const leaving = new EventHeap<number>();
+  const flight = (now: number, until: number, k = 1) => {
+    while ((leaving.peekTime() ?? Number.POSITIVE_INFINITY) <= now) inFlight -= leaving.pop()!.value;
+    inFlight += k;
+    inFlightPeak = Math.max(inFlightPeak, inFlight);
+    leaving.push(until, k);
+  };
   let fetchInvocations = 0;
   let fetchBilledMs = 0;
-  let chains = 0;
+  let fetchMaxWait = 0;
+  let oldestPage = 0;
+  let early = 0;
+  let putBacks = 0;
+  let received = 0;
   let pagesDone = 0;
   let lastFetchEnd = start;
   const fetchedPerSecond: number[] = [];
   const dedupedPerSecond: number[] = [];
   let busiestHostPerSecond = 0;
-  // The dedup queue: (arrival time, count) chunks, oldest first.
   const dq: { t: number; k: number }[] = [];
   let dqHead = 0;
   let dqWaiting = 0;
@@ -189,83 +223,76 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
   let lastDedupEnd = start;
   let eventCount = 0;
 
-  const offer = (h: number) => {
-    if (inFlight[h] || queued[h] || pending[h] === 0) return;
-    queued[h] = 1;
-    available.push(chunkTimes[h]![head[h]!]!, h);
+  const offerHead = (h: number) => {
+    if (heads[h] || head[h]! >= added[h]!) return;
+    heads[h] = 1;
+    visible.push(slot[offset[h]! + head[h]!]!, { host: h, putBack: false });
   };
 
-  let fetchMaxWait = 0;
-  /** Takes up to `k` of the host's waiting messages, oldest first, at `now`. */
-  const take = (h: number, k: number, now: number): number => {
-    let got = 0;
-    const counts = chunkCounts[h]!;
-    while (got < k && head[h]! < counts.length) {
-      const i = head[h]!;
-      fetchMaxWait = Math.max(fetchMaxWait, now - chunkTimes[h]![i]!);
-      const m = Math.min(k - got, counts[i]!);
-      counts[i]! -= m;
-      got += m;
-      if (counts[i] === 0) head[h]!++;
+  const request = (h: number, t0: number): number => {
+    const begin = Math.max(t0, freeAt[h]!);
+    const end = begin + latency;
+    freeAt[h] = end + delay;
+    if (begin - windowStart[h]! >= 1000) {
+      windowStart[h] = begin;
+      inWindow[h] = 0;
     }
-    pending[h]! -= got;
-    return got;
-  };
-
-  /** One host's pages in order from `t`: returns when the worker is free for the next host. */
-  const chain = (h: number, k: number, t0: number): number => {
-    let t = t0;
-    let windowStart = Number.NEGATIVE_INFINITY;
-    let inWindow = 0;
-    for (let j = 0; j < k; j++) {
-      const begin = Math.max(t, nextFreeAt[h]!);
-      const end = begin + latency;
-      nextFreeAt[h] = end + delay;
-      if (begin - windowStart >= 1000) {
-        windowStart = begin;
-        inWindow = 0;
-      }
-      busiestHostPerSecond = Math.max(busiestHostPerSecond, ++inWindow);
-      if (Number.isNaN(firstEnd[h]!)) firstEnd[h] = end;
-      lastEnd[h] = end;
-      bump(fetchedPerSecond, end - start);
-      t = end + fetch.cpuMsPerPage;
-    }
-    pagesDone += k;
-    chains++;
-    return t;
+    busiestHostPerSecond = Math.max(busiestHostPerSecond, ++inWindow[h]!);
+    if (Number.isNaN(firstEnd[h]!)) firstEnd[h] = end;
+    lastEnd[h] = end;
+    bump(fetchedPerSecond, end - start);
+    return end + fetch.cpuMsPerPage;
   };
 
   const dispatchFetch = (now: number) => {
-    while (freeFetch > 0 && available.size > 0) {
-      const hosts: number[] = [];
-      const counts: number[] = [];
-      let room = fetch.batchSize;
-      while (room > 0 && available.size > 0) {
-        const h = available.pop()!.value;
-        queued[h] = 0;
-        const k = take(h, fetch.fill === "one-per-group" ? 1 : room, now);
-        room -= k;
-        inFlight[h] = 1;
-        hosts.push(h);
-        counts.push(k);
+    while (freeFetch > 0 && (visible.peekTime() ?? Number.POSITIVE_INFINITY) <= now) {
+      const taken: number[] = [];
+      const inBatch = new Set<number>();
+      let messages = 0;
+      while (messages < fetch.batchSize && (visible.peekTime() ?? Number.POSITIVE_INFINITY) <= now) {
+        const { time, value } = visible.pop()!;
+        const h = value.host;
+        messages++;
+        received++;
+        fetchMaxWait = Math.max(fetchMaxWait, now - time);
+        if (!value.putBack) {
+          const p = offset[h]! + head[h]!;
+          heads[h] = 0;
+          oldestPage = Math.max(oldestPage, now - sentAt[p]!);
+          head[h]!++;
+          offerHead(h);
+        }
+        if (inBatch.has(h) || freeAt[h]! > now + MAX_WAIT_IN_FUNCTION_MS) {
+          // The host is taken: the page reserves the next free slot after its schedule and goes back.
+          putBacks++;
+          const at = Math.max(scheduledUntil[h]!, freeAt[h]!, now + 1000);
+          scheduledUntil[h] = wholeSecondsAfter(now, at) + spacing;
+          const back = wholeSecondsAfter(now, at);
+          visible.push(back, { host: h, putBack: true });
+          // Put back (in flight) for a short wait; sent again, delayed, for a longer one (lambdas/fetch.ts).
+          if (back - now <= MAX_IN_FLIGHT_WAIT_MS) flight(now, back);
+          else early += earlyDeliveriesOf(back - now);
+          continue;
+        }
+        inBatch.add(h);
+        taken.push(h);
       }
-      const pages = fetch.batchSize - room;
       freeFetch--;
       fetchRunning++;
       peak.fetch = Math.max(peak.fetch, fetchRunning);
-      inFlightMessages += pages;
-      fifoInFlightPeak = Math.max(fifoInFlightPeak, inFlightMessages);
-      const workers = new Array<number>(Math.max(1, Math.min(fetch.concurrentHosts, hosts.length))).fill(now);
-      hosts.forEach((h, i) => {
+      const lanes = new Array<number>(Math.max(1, Math.min(fetch.concurrentHosts, taken.length))).fill(now);
+      for (const h of taken) {
         let w = 0;
-        for (let x = 1; x < workers.length; x++) if (workers[x]! < workers[w]!) w = x;
-        workers[w] = chain(h, counts[i]!, workers[w]!);
-      });
-      const end = Math.max(...workers);
+        for (let x = 1; x < lanes.length; x++) if (lanes[x]! < lanes[w]!) w = x;
+        lanes[w] = request(h, lanes[w]!);
+      }
+      pagesDone += taken.length;
+      // A batch of early pages alone still runs (Lambda bills at least 1 ms).
+      const end = Math.max(now + 1, ...lanes);
       fetchInvocations++;
       fetchBilledMs += end - now;
-      events.push(end, { kind: "fetchEnd", hosts, pages });
+      flight(now, end, taken.length);
+      events.push(end, { kind: "fetchEnd", articles: taken.length });
     }
   };
 
@@ -295,37 +322,51 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
     }
   };
 
-  for (let e = events.pop(); e !== undefined; e = events.pop()) {
-    eventCount++;
-    const now = e.time;
-    const ev = e.value;
+  const handle = (now: number, ev: SimEvent) => {
     if (ev.kind === "discover") {
       for (const [h, k] of plan.perEvent(ev.event)) {
-        chunkTimes[h]!.push(now);
-        chunkCounts[h]!.push(k);
-        pending[h]! += k;
-        offer(h);
+        // reserve: after the host's schedule and its next free time, the first slot whole seconds away.
+        const first = wholeSecondsAfter(now, Math.max(now, scheduledUntil[h]!, freeAt[h]!));
+        for (let j = 0; j < k; j++) {
+          const p = offset[h]! + added[h]! + j;
+          slot[p] = first + j * spacing;
+          sentAt[p] = now;
+          // A slot past SQS's 15-minute delay: the page comes early every 15 minutes and is sent again
+          // delayed towards it (delayed, not in flight). Its receives come in batches of their own.
+          early += earlyDeliveriesOf(slot[p]! - now);
+        }
+        added[h]! += k;
+        scheduledUntil[h] = first + k * spacing;
+        offerHead(h);
       }
     } else if (ev.kind === "fetchEnd") {
       fetchRunning--;
       freeFetch++;
-      inFlightMessages -= ev.pages;
       lastFetchEnd = Math.max(lastFetchEnd, now);
-      for (const h of ev.hosts) {
-        inFlight[h] = 0;
-        offer(h);
-      }
       // Fetch sends each article to dedup as it finishes; here the batch's articles arrive at its end.
-      dq.push({ t: now, k: ev.pages });
-      dqWaiting += ev.pages;
-      dqPeak = Math.max(dqPeak, dqWaiting);
+      if (ev.articles > 0) {
+        dq.push({ t: now, k: ev.articles });
+        dqWaiting += ev.articles;
+        dqPeak = Math.max(dqPeak, dqWaiting);
+      }
     } else {
       dedupRunning--;
       freeDedup++;
       lastDedupEnd = Math.max(lastDedupEnd, now);
     }
-    // Everything that happens at this instant first: a poll then sees all of it.
-    if (events.peekTime() === now) continue;
+  };
+
+  for (;;) {
+    const te = events.peekTime() ?? Number.POSITIVE_INFINITY;
+    const tv = freeFetch > 0 ? (visible.peekTime() ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    const now = Math.min(te, tv);
+    if (now === Number.POSITIVE_INFINITY) break;
+    eventCount++;
+    if (te <= tv) {
+      handle(now, events.pop()!.value);
+      // Everything that happens at this instant first: a poll then sees all of it.
+      if (events.peekTime() === now) continue;
+    }
     dispatchFetch(now);
     dispatchDedup(now);
   }
@@ -339,6 +380,8 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
     [withPages[i], withPages[j]] = [withPages[j]!, withPages[i]!];
     bump(syndicatedPerSecond, firstEnd[withPages[i]!]! - start);
   }
+  // Early deliveries come in batches of their own (no page in them is due): each a short invocation.
+  const earlyInvocations = Math.ceil(early / fetch.batchSize);
   let hostsPast24h = 0;
   for (let h = 0; h < n; h++) if (lastEnd[h]! - start > DAY_MS) hostsPast24h++;
 
@@ -347,11 +390,14 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
     fetchedAllS: (lastFetchEnd - start) / 1000,
     dedupedAllS: (lastDedupEnd - start) / 1000,
     peakConcurrency: peak,
-    fifoInFlightPeak,
-    fetchInvocations,
-    fetchBilledMs,
+    inFlightPeak,
+    fetchInvocations: fetchInvocations + earlyInvocations,
+    fetchBilledMs: fetchBilledMs + earlyInvocations * EARLY_BATCH_MS,
     fetchMaxWaitS: fetchMaxWait / 1000,
-    pagesPerHostInBatch: chains > 0 ? pagesDone / chains : 0,
+    oldestPageS: oldestPage / 1000,
+    earlyDeliveries: early,
+    putBacks,
+    receivesPerPage: pagesDone > 0 ? (received + early) / pagesDone : 0,
     dedupInvocations,
     dedupQueuePeak: dqPeak,
     dedupMaxWaitS: dqMaxWait / 1000,

@@ -18,7 +18,6 @@ import {
   type Settings,
   totalUsd,
 } from "./cost-model";
-import { DAILY_BURST } from "./fetch-batch";
 import { fixedMonthlyLines, stackFixedMonthly, targetCustomMetricCount } from "./fixed-costs";
 import { DEFAULT_HOST_SPREAD, zipfHostSizes } from "./host-sizes";
 import { HOURS_PER_MONTH } from "./provisioned-capacity";
@@ -128,24 +127,17 @@ export interface DayCost {
 }
 
 /** The day's cost: the metered per-article lines at the simulated shape, fetch's compute as simulated. */
-function dayCost(
-  obs: Observed,
-  defaults: Settings,
-  o: ScaleOptions,
-  mode: ScaleRun["mode"],
-  sim: ScaleResult,
-): DayCost {
+function dayCost(obs: Observed, defaults: Settings, o: ScaleOptions, sim: ScaleResult): DayCost {
   const settings: Settings = {
     ...defaults,
     minHostDelayMs: o.delayMs,
     pageLatencyMs: o.latencyMs,
     fetchBatch: {
-      pagesPerHost: sim.pagesPerHostInBatch,
-      // A burst's pages come at the slots discovery gave them; those past SQS's 15-minute delay once
-      // early (fetch-batch.ts).
-      ...(mode === "burst"
-        ? { putBacksPerPage: DAILY_BURST.putBacksPerPage, earlyPerPage: DAILY_BURST.earlyPerPage ?? 0 }
-        : { putBacksPerPage: 0 }),
+      // Pages come at the slots discovery gave them, one of a host in a batch; put-backs and early
+      // deliveries (slots past SQS's 15-minute delay) as simulated.
+      pagesPerHost: 1,
+      putBacksPerPage: sim.putBacks / Math.max(1, sim.pages),
+      earlyPerPage: sim.earlyDeliveries / Math.max(1, sim.pages),
       concurrentHosts: MAX_CONCURRENT_HOSTS,
     },
   };
@@ -224,7 +216,7 @@ export function runScale(
       accountConcurrency: o.accountConcurrency,
       otherConcurrency: otherConcurrency(),
     });
-    return { mode, sim, limits, simSeconds, cost: dayCost(obs, defaults, o, mode, sim) };
+    return { mode, sim, limits, simSeconds, cost: dayCost(obs, defaults, o, sim) };
   });
   return { hostSizes, runs };
 }

@@ -278,13 +278,16 @@ export const topology: Topology = {
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the
       // receives and deletes). At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory.
-      // 300 batches at once: a day of 5 M pages from 10,000 hosts at a 1 s delay is fetched in ~11 h and
-      // no page waits past the queue's 12 h age alarm (bench --only scale: 20 took 93.6 h, 250 left a
-      // 12.6 h wait); with dedup's 50 and discovery's 50, well inside the account's 1,000 (docs/scale.md).
-      trigger: { kind: "queue", queue: "fetch", batchSize: FETCH_BATCH_SIZE, maxConcurrency: 300 },
+      // 80 batches at once. A page no longer waits for its host in the function (issue 26), so a batch
+      // lasts about two publishers' answers and fetching is bounded by this concurrency alone; the day's
+      // length is bounded by the largest hosts' slots (20,000 pages 2 s apart: 11 h). bench --only scale,
+      // 5 M pages from 10,000 hosts, daily burst: 300 fetched 2,170 pages/s at the peak, over the by-day
+      // index's one partition (1,000 WCU/s), 100: 1,178; 80: 822 (82 %), every page within 15.1 h.
+      trigger: { kind: "queue", queue: "fetch", batchSize: FETCH_BATCH_SIZE, maxConcurrency: 80 },
       access: {
         tables: { articles: "readwrite", frontier: "readwrite", hosts: "readwrite" },
-        queues: { dedup: "send" },
+        // fetch: a page delivered before its slot is sent again, delayed towards it (lambdas/fetch.ts).
+        queues: { dedup: "send", fetch: "send" },
         deadLetterQueues: { fetch: "send" },
         buckets: { raw: "write" },
       },

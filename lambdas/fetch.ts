@@ -20,8 +20,8 @@ import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable, MAX_WAIT_IN_FUNCTION_MS } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
-import { QueuePutBack } from "../shared/aws/queue-put-back";
-import { DedupQueueSender } from "../shared/aws/queue-sender";
+import { MAX_IN_FLIGHT_WAIT_MS, QueuePutBack } from "../shared/aws/queue-put-back";
+import { DedupQueueSender, FetchQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
@@ -115,6 +115,8 @@ interface BatchTally {
   readonly outcomes: Record<string, number>;
   /** Recorded failures: their own lines are DEBUG, so the batch's line names each with its reason. */
   readonly failedPages: { url: string; reason: string }[];
+  /** Pages delivered before their slot and sent again, delayed towards it. */
+  resent: number;
 }
 
 export function createFetchHandler(env: Env) {
@@ -170,6 +172,12 @@ export function createFetchHandler(env: Env) {
   };
 
   const putBacks = new QueuePutBack(sqs, resource.queueUrl(env, "fetch"));
+  // A page delivered before its slot, or due later than MAX_IN_FLIGHT_WAIT_MS, is sent again delayed
+  // towards its slot (up to SQS's 15 minutes), not put back: a message put back is in flight until it
+  // comes back, and SQS holds about 120,000 in flight a queue (then receives return nothing). A daily
+  // burst of 5 M pages held 2.8 M early pages in flight, and its put-backs to the end of their hosts'
+  // schedules 209,000 (bench --only scale); sent again, they wait as delayed messages, unbounded.
+  const resend = new FetchQueueSender(sqs, resource.queueUrl(env, "fetch"));
 
   const recordHandler = async (
     record: SQSRecord,
@@ -271,6 +279,7 @@ export function createFetchHandler(env: Env) {
       metrics: new InvocationMetrics(metricsOptions),
       outcomes: {},
       failedPages: [],
+      resent: 0,
     };
     const failed = new Set<string>();
     // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
@@ -362,6 +371,21 @@ export function createFetchHandler(env: Env) {
             .filter((w) => !(w.early && deliveryOf(w.record) === 1))
             .map((w) => noteSkipped(w.record, w.msg, w.at)),
         );
+        // Come before its slot, or due later than a short wait: sent again, delayed towards the slot.
+        const sentAt = Date.now();
+        const later = waiting.filter((w) => w.early || w.at - sentAt > MAX_IN_FLIGHT_WAIT_MS);
+        if (later.length > 0) {
+          try {
+            await resend.send(later.map((w) => ({ ...w.msg, slot_at: w.at })));
+            for (const w of later) waiting.splice(waiting.indexOf(w), 1);
+            tally.resent = later.length;
+          } catch (err) {
+            // Not sent again: put back instead (in flight until its slot), so nothing is lost.
+            logger.warn("could not send pages again: put back", { error: String(err) });
+          }
+        }
+      }
+      if (waiting.length > 0) {
         const refused = new Set(
           await putBacks
             .putBack(
@@ -407,6 +431,7 @@ export function createFetchHandler(env: Env) {
         outcomes: tally.outcomes,
         ...(tally.failedPages.length > 0 ? { failed_pages: tally.failedPages } : {}),
         put_back: visibilitySet.length,
+        ...(tally.resent > 0 ? { sent_again: tally.resent } : {}),
         // Delivered again besides the put-backs: each has its WARN or ERROR line.
         failures: batchItemFailures.length - visibilitySet.length,
       });

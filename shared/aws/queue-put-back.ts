@@ -7,6 +7,14 @@
 import { ChangeMessageVisibilityBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { MAX_PUT_BACK_MS } from "./host-pace-table";
 
+/**
+ * The longest a page is put back (in flight) for; a page due later is sent again, delayed (fetch). In
+ * flight is bounded (~120,000 a queue): at a burst's 2,100 pages a second with a quarter put back, a
+ * minute holds ~32,000. Longer than the Hosts lease (35 s), so a page waiting out a hung request keeps
+ * its receive count, which backs its put-backs off.
+ */
+export const MAX_IN_FLIGHT_WAIT_MS = 60_000;
+
 export interface PutBack {
   readonly receiptHandle: string;
   /** When the message is to be delivered again (epoch ms); SQS rounds it up to the whole second. */

@@ -1,7 +1,8 @@
 /**
- * The scale model's rules, each on a case small enough to work out by hand: the Hosts lease's pace
- * (delay from one request's end to the next one's start), one batch per host in flight, SQS filling a
- * batch from one group first and then from others, a batch's hosts worked concurrently, dedup's batches.
+ * The scale model's rules, each on a case small enough to work out by hand: discovery's slots (a host's
+ * pages `slotSpacingMs` apart: a 1 s delay and a 300 ms request give 2 s), a batch taking the visible
+ * pages of many hosts and working `concurrentHosts` at once, a page whose host is taken going back, the
+ * early deliveries of slots past SQS's 15-minute delay (sent again, never held in flight), dedup's batches.
  */
 import { expect, it } from "vitest";
 import { type ScaleInputs, simulateScale } from "../../bench/scale-sim";
@@ -17,73 +18,67 @@ const base: ScaleInputs = {
   syndicatedCopies: 0,
 };
 
-it("paces a host from the end of one request to the start of the next, across its batches", () => {
+it("fetches a host's pages at the slots discovery gave them, 2 s apart, each in its own batch", () => {
   const r = simulateScale(base);
-  // 25 pages: each starts 1,000 ms after the previous one ended and takes 300 ms.
-  expect(r.fetchedAllS).toBeCloseTo((24 * 1300 + 300) / 1000, 6);
-  expect(r.fetchedPerSecond.reduce((s, x) => s + x, 0)).toBe(25);
   expect(r.pages).toBe(25);
-  // One group's messages in flight at a time, whatever the concurrency: batches of 10, 10, 5.
-  expect(r.fetchInvocations).toBe(3);
+  expect(r.fetchedAllS).toBeCloseTo((24 * 2000 + 300) / 1000, 6);
+  expect(r.fetchedPerSecond.reduce((s, x) => s + x, 0)).toBe(25);
+  expect(r.fetchInvocations).toBe(25);
+  // Each invocation waits for its page's publisher only.
+  expect(r.fetchBilledMs).toBeCloseTo(25 * 300, 6);
   expect(r.peakConcurrency.fetch).toBe(1);
-  expect(r.fifoInFlightPeak).toBe(10);
-  expect(r.pagesPerHostInBatch).toBeCloseTo(25 / 3, 6);
   expect(r.busiestHostPerSecond).toBe(1);
-  // A backlogged host's batch waits out the delay even before its first page (the previous batch's
-  // last request just ended): 1,300 ms a page, but for the very first page of the day.
-  expect(r.fetchBilledMs).toBeCloseTo(25 * 1300 - 1000, 6);
+  expect(r).toMatchObject({ putBacks: 0, earlyDeliveries: 0, receivesPerPage: 1, inFlightPeak: 1 });
 });
 
-it("extraction's CPU after a page overlaps the host delay, and past it delays the next request", () => {
-  // 400 ms: the pages keep their pace; the batch ends with the last page's extraction.
-  expect(simulateScale({ ...base, fetch: { ...base.fetch, cpuMsPerPage: 400 } }).fetchedAllS).toBeCloseTo(
-    31.9,
-    6,
-  );
-  // 1,500 ms: each next request waits for it (1,800 ms from start to start).
-  const slow = simulateScale({ ...base, hostPages: [3], fetch: { ...base.fetch, cpuMsPerPage: 1500 } });
-  expect(slow.fetchedAllS).toBeCloseTo((2 * 1800 + 300 + 1500) / 1000, 6);
-});
-
-it("fills a batch from other hosts when one runs short, and works up to concurrentHosts of them at once", () => {
+it("a batch takes the pages of every host that is due, and works concurrentHosts of them at once", () => {
   const r = simulateScale({ ...base, hostPages: [2, 2, 2, 2, 2] });
-  expect(r.fetchInvocations).toBe(1);
-  expect(r.pagesPerHostInBatch).toBe(2);
-  // 5 hosts, 3 at a time: two rounds of a two-page chain (300 + 1,300 ms).
-  expect(r.fetchBilledMs).toBeCloseTo(2 * 1600, 6);
-  expect(r.fifoInFlightPeak).toBe(10);
+  // Two waves (slots 0 and 2 s), each one batch of 5 pages: two rounds of 300 ms.
+  expect(r.fetchInvocations).toBe(2);
+  expect(r.fetchBilledMs).toBeCloseTo(2 * 600, 6);
+  expect(r.inFlightPeak).toBe(5);
+  expect(r.fetchedAllS).toBeCloseTo(2.6, 6);
 });
 
-it("serves the host whose oldest message is oldest first, one batch per slot", () => {
-  // Concurrency 1: the host discovered first keeps the slot until its pages are done.
+it("a page that comes when its host is still taken goes back to the end of the host's schedule", () => {
+  // One batch at a time, its hosts one after another: the first batch's last host (e) ends at 1.5 s and
+  // is free at 2.5 s, past the 200 ms a page may wait for it when the second pages come at 2 s.
   const r = simulateScale({
     ...base,
-    hostPages: [20, 20],
-    arrival: { kind: "burst", spreadMs: 1 },
-    fetch: { ...base.fetch, maxConcurrency: 1 },
+    hostPages: [2, 2, 2, 2, 2],
+    fetch: { ...base.fetch, maxConcurrency: 1, concurrentHosts: 1 },
   });
-  expect(r.peakConcurrency.fetch).toBe(1);
-  expect(r.fetchInvocations).toBe(4);
-  // Each host's 20 pages: 19 × 1,300 + 300 ms; the second waits for the first's two batches.
-  expect(r.fetchedAllS).toBeGreaterThanOrEqual((2 * (19 * 1300 + 300)) / 1000 - 1.3);
-  expect(r.hostsPast24h).toBe(0);
-  // With two slots they run side by side.
-  const two = simulateScale({ ...base, hostPages: [20, 20], fetch: { ...base.fetch, maxConcurrency: 2 } });
-  expect(two.fetchedAllS).toBeCloseTo((19 * 1300 + 300) / 1000, 3);
-  expect(two.peakConcurrency.fetch).toBe(2);
+  expect(r.pages).toBe(10);
+  expect(r.putBacks).toBe(1);
+  expect(r.receivesPerPage).toBeCloseTo(11 / 10, 6);
+  // At 0 s five pages, at 2 s four of five, at 4 s (e's next slot, after its schedule) the one put back.
+  expect(r.fetchInvocations).toBe(3);
+  expect(r.fetchedAllS).toBeCloseTo(4.3, 6);
+});
+
+it("a slot past SQS's 15-minute delay comes early every 15 minutes and is sent again: nothing held in flight", () => {
+  const r = simulateScale({ ...base, hostPages: [1000] });
+  // Pages 451–900 (slots 902–1,800 s) once early, 901–999 twice.
+  expect(r.earlyDeliveries).toBe(450 + 2 * 99);
+  expect(r.inFlightPeak).toBe(1);
+  expect(r.fetchedAllS).toBeCloseTo((999 * 2000 + 300) / 1000, 6);
+  // The early deliveries come in batches of their own.
+  expect(r.fetchInvocations).toBe(1000 + Math.ceil(648 / 10));
+  expect(r.receivesPerPage).toBeCloseTo(1.648, 6);
 });
 
 it("dedup takes what waits in batches of up to 10, at most maxConcurrency at once", () => {
   const r = simulateScale({ ...base, hostPages: [10, 10, 10], fetch: { ...base.fetch, maxConcurrency: 3 } });
-  // Three fetch batches end together: 30 articles, two dedup slots, 100 ms a batch of 10.
-  expect(r.dedupInvocations).toBe(3);
-  expect(r.peakConcurrency.dedup).toBe(2);
-  expect(r.dedupQueuePeak).toBe(30);
-  expect(r.dedupMaxWaitS).toBeCloseTo(0.1, 6);
-  expect(r.dedupedAllS - r.fetchedAllS).toBeCloseTo(0.2, 6);
+  // Every 2 s one fetch batch of 3 pages (one of each host), 3 at once; dedup takes them as they end.
+  expect(r.fetchInvocations).toBe(10);
+  expect(r.dedupInvocations).toBe(10);
+  expect(r.peakConcurrency.dedup).toBe(1);
+  expect(r.dedupQueuePeak).toBe(3);
+  expect(r.dedupMaxWaitS).toBe(0);
+  expect(r.dedupedAllS - r.fetchedAllS).toBeCloseTo(0.03, 6);
 });
 
-it("a steady crawl finds each host's pages run by run, so its batches hold about one page per host", () => {
+it("a steady crawl finds each host's pages run by run: no page comes early or waits past its run", () => {
   const hostPages = Array.from({ length: 200 }, () => 96);
   const r = simulateScale({
     ...base,
@@ -92,9 +87,9 @@ it("a steady crawl finds each host's pages run by run, so its batches hold about
     fetch: { ...base.fetch, maxConcurrency: 20 },
   });
   expect(r.pages).toBe(200 * 96);
-  expect(r.pagesPerHostInBatch).toBeCloseTo(1, 6);
-  // A run's page waits seconds, not until the next run.
+  expect(r.earlyDeliveries).toBe(0);
   expect(r.fetchMaxWaitS).toBeLessThan(60);
+  expect(r.oldestPageS).toBeLessThan(60);
 });
 
 it("counts the syndicated story's copies as the first pages of distinct hosts", () => {

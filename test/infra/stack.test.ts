@@ -431,11 +431,15 @@ describe("least privilege", () => {
     });
   });
 
-  it("lets fetch send to its own dead-letter queue (it parks the URLs it gives up on) and to no other", () => {
+  it("lets fetch send to its own dead-letter queue (it parks the URLs it gives up on) and to no other; to dedup, and to its own queue (a page come before its slot is sent again)", () => {
     const send = statementsOf("fetch").filter((s) => actions(s).includes("sqs:SendMessage"));
     const targets = new Set(send.flatMap((s) => [...refs(s.Resource)]));
     expect(targets).toEqual(
-      new Set([logicalId(stack.queues.dedup), logicalId(stack.deadLetterQueues.fetch)]),
+      new Set([
+        logicalId(stack.queues.dedup),
+        logicalId(stack.queues.fetch),
+        logicalId(stack.deadLetterQueues.fetch),
+      ]),
     );
     for (const name of functionNames.filter((f) => f !== "fetch")) {
       const theirs = statementsOf(name).flatMap((s) => [...refs(s.Resource)]);

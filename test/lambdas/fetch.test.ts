@@ -6,7 +6,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { ReceiveMessageCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+} from "@aws-sdk/client-sqs";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { LocalRuntime } from "../../infra/local/runtime";
@@ -162,9 +166,16 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
   beforeAll(async () => {
     // Six hosts (six pacing keys): loopback addresses, not ports, tell them apart.
     hosts = await Promise.all(
-      ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"].map(
-        (ip, i) => publisher(ip, i * 100),
-      ),
+      [
+        "127.0.0.1",
+        "127.0.0.2",
+        "127.0.0.3",
+        "127.0.0.4",
+        "127.0.0.5",
+        "127.0.0.6",
+        "127.0.0.7",
+        "127.0.0.8",
+      ].map((ip, i) => publisher(ip, i * 100)),
     );
     runtime = await LocalRuntime.start({
       endpoints: inject("endpoints"),
@@ -290,7 +301,7 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     expect(Number(item?.spacing_ms) % 1000).toBe(0);
   });
 
-  it("delivers a page discovered with a slot at it: come early, it goes back to its slot with no table call, and is fetched there as its first attempt", async () => {
+  it("delivers a page discovered with a slot at it: come early, it is sent again delayed to its slot (not put back: nothing stays in flight) with no table call, and is fetched there as its first attempt", async () => {
     const g = hosts[6] as Publisher;
     const env = runtime.env("fetch");
     const doc = makeDynamoClients(inject("endpoints")).doc;
@@ -326,20 +337,22 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     const fresh = createFetchHandler(env);
     unobserve();
     const out = await fresh({ Records: [early!] }, runtime.context("fetch"));
-    expect(out.batchItemFailures).toEqual([{ itemIdentifier: early!.messageId }]);
-    expect(out.visibilitySet).toEqual([early!.messageId]);
+    // Done with (the event source deletes it): a copy was sent, delayed to the slot.
+    expect(out.batchItemFailures).toEqual([]);
+    expect(out.visibilitySet).toEqual([]);
     expect(g.arrivals.has("/p20")).toBe(false);
     // No admission, no note: the slot is the message's own.
     expect(calls).toEqual([]);
-    // Earlier tests' pages come back too: this one's delivery is the one wanted.
+    // Earlier tests' pages come back too: the copy of this one is the one wanted.
     let back: SQSRecord | undefined;
     while (!back) {
       const got = await receive(1, Math.ceil((slots[2]! - Date.now()) / 1000) + 2);
       expect(got).toHaveLength(1);
-      if (got[0]?.messageId === early!.messageId) back = got[0];
+      if (got[0]?.messageId !== early!.messageId && JSON.parse(got[0]!.body).url === url) back = got[0];
     }
     expect(Date.now()).toBeGreaterThanOrEqual(slots[2]!);
-    expect(back.attributes.ApproximateReceiveCount).toBe("2");
+    expect(JSON.parse(back.body)).toMatchObject({ url, slot_at: slots[2] });
+    expect(back.attributes.ApproximateReceiveCount).toBe("1");
     // At its slot it takes the host though g's schedule runs on past it (it holds its slot).
     const second = await fresh({ Records: [back] }, runtime.context("fetch"));
     expect(second.batchItemFailures).toEqual([]);
@@ -347,6 +360,47 @@ describe("fetch handler: a page waits for its host in the queue, not in the func
     // The early delivery was no attempt: the page is fetched at its first.
     const item = (await runtime.items("frontier")).find((f) => f.url === url);
     expect(item).toMatchObject({ status: "fetched", attempts: 1 });
+  });
+
+  it("sends a page whose host is booked more than a minute ahead again, delayed towards its slot: nothing held in flight for long", async () => {
+    const h = hosts[7] as Publisher;
+    const env = runtime.env("fetch");
+    const doc = makeDynamoClients(inject("endpoints")).doc;
+    // Discovery booked h's next 40 slots (2 s apart at a 1.5 s delay: 80 s ahead); this page is fresh.
+    await new HostPaceTable(doc, resource.table(env, "hosts"), { minDelayMs: HOST_DELAY_MS }).reserve(
+      hostOf(h.base),
+      40,
+      {},
+    );
+    const url = `${h.base}/p30`;
+    await discovered(url);
+    const delayed = async () =>
+      Number(
+        (
+          await runtime.clients.sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: runtime.resources.queueUrls.fetch,
+              AttributeNames: ["ApproximateNumberOfMessagesDelayed"],
+            }),
+          )
+        ).Attributes?.ApproximateNumberOfMessagesDelayed,
+      );
+    const delayedBefore = await delayed();
+    const [fresh] = await queued(url);
+    const atInfo = atLogLevel("INFO", () => createFetchHandler(env));
+    const { result: out, lines } = await logLinesOf(() =>
+      atInfo({ Records: [fresh!] }, runtime.context("fetch")),
+    );
+    // Done with (the event source deletes it): a copy waits as a delayed message, not in flight.
+    expect(out.batchItemFailures).toEqual([]);
+    expect(out.visibilitySet).toEqual([]);
+    expect(h.arrivals.has("/p30")).toBe(false);
+    expect(await delayed()).toBe(delayedBefore + 1);
+    expect(lines.find((l) => l.message === "fetch batch")).toMatchObject({ put_back: 0, sent_again: 1 });
+    // Its Frontier item notes when its host is due: past the booked slots.
+    const noted = (await runtime.items("frontier")).find((f) => f.url === url);
+    const due = Date.parse(String(noted?.skip_detail).replace(/.*due at /, ""));
+    expect(due - Date.now()).toBeGreaterThan(60_000);
   });
 
   it("fails a failed page only: the other hosts' pages in its batch are stored", async () => {
