@@ -66,7 +66,8 @@ export function backfillCostLines(
     s3: { ...obs.s3, gets: obs.s3.gets + rangedGets / articlesPerFile },
   };
   const lines = costBreakdown(imported, { ...s, memoryMb: { ...s.memoryMb, backfill: memoryMb } }, prices)
-    .filter((l) => !l.item.startsWith("FIFO"))
+    // No fetch queue and no Frontier in a backfill: its put-backs and early deliveries do not apply.
+    .filter((l) => !l.item.startsWith("fetch queue") && !l.item.startsWith("frontier put-back"))
     .map((l) => ({ ...l, quantity: l.quantity * a.articlesPerRecord, usd: l.usd * a.articlesPerRecord }));
   const transitions =
     (TRANSITIONS_PER_FILE + TRANSITIONS_PER_INVOCATION * invocationsPerFile) / a.recordsPerFile;
