@@ -356,13 +356,16 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
     }
   };
 
+  // The clock never goes back: a page visible since before now (it waited for a free batch) is taken now.
+  let clock = start;
   for (;;) {
     const te = events.peekTime() ?? Number.POSITIVE_INFINITY;
     const tv = freeFetch > 0 ? (visible.peekTime() ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
-    const now = Math.min(te, tv);
-    if (now === Number.POSITIVE_INFINITY) break;
+    if (Math.min(te, tv) === Number.POSITIVE_INFINITY) break;
+    const now = Math.max(clock, Math.min(te, tv));
+    clock = now;
     eventCount++;
-    if (te <= tv) {
+    if (te <= now) {
       handle(now, events.pop()!.value);
       // Everything that happens at this instant first: a poll then sees all of it.
       if (events.peekTime() === now) continue;

@@ -278,11 +278,12 @@ export const topology: Topology = {
       timeoutSeconds: FETCH_TIMEOUT_SECONDS,
       // Batches of up to 10 (one invocation per batch: a tenth of the Lambda requests and of the
       // receives and deletes). At most 3 hosts are worked at once (lambdas/fetch.ts): the pages in memory.
-      // 80 batches at once. A page no longer waits for its host in the function (issue 26), so a batch
-      // lasts about two publishers' answers and fetching is bounded by this concurrency alone; the day's
-      // length is bounded by the largest hosts' slots (20,000 pages 2 s apart: 11 h). bench --only scale,
-      // 5 M pages from 10,000 hosts, daily burst: 300 fetched 2,170 pages/s at the peak, over the by-day
-      // index's one partition (1,000 WCU/s), 100: 1,178; 80: 822 (82 %), every page within 15.1 h.
+      // 80 batches at once. A page no longer waits for its host in the function (issue 26): a batch of 10
+      // takes ~1.7 s, ~6 pages a second, and the day's length is set by the largest hosts' slots (20,000
+      // pages 2 s apart: 11 h), not by this. bench --only scale, 5 M pages from 10,000 hosts, daily burst:
+      // 300 fetched 1,800 pages/s at the peak, over the by-day index's one partition (1,000 WCU/s), and
+      // left 1.1 M articles waiting for dedup; 150: 900/s, 567,000 waiting; 80: 480/s (48 %), what dedup's
+      // 50 take (~550/s), every page within 15.5 h, none waiting over 1 h.
       trigger: { kind: "queue", queue: "fetch", batchSize: FETCH_BATCH_SIZE, maxConcurrency: 80 },
       access: {
         tables: { articles: "readwrite", frontier: "readwrite", hosts: "readwrite" },

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { costBreakdown, designFloor, invocationMs, type Settings } from "../../bench/cost-model";
 import {
   DAILY_BURST,
+  earlyDeliveriesOf,
   earlyPerPage,
+  earlyPerPageOfDay,
   fetchBatchRounds,
   fetchBatchWaitMs,
   fetchPageWaitShare,
-  earlyDeliveriesOf,
-  earlyPerPageOfDay,
   withFetchBatchSize,
 } from "../../bench/fetch-batch";
 import { costSettings, observation } from "../support/cost-fixtures";

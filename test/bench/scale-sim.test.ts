@@ -56,6 +56,18 @@ it("a page that comes when its host is still taken goes back to the end of the h
   expect(r.fetchedAllS).toBeCloseTo(4.3, 6);
 });
 
+it("pages that wait for a free batch start when one frees, never earlier (the clock never goes back)", () => {
+  // Ten hosts' one page each, all due at 0; two batches of one page at once, each 300 ms: five rounds.
+  const r = simulateScale({
+    ...base,
+    hostPages: Array.from({ length: 10 }, () => 1),
+    fetch: { ...base.fetch, batchSize: 1, maxConcurrency: 2 },
+  });
+  expect(r.fetchedAllS).toBeCloseTo(1.5, 6);
+  expect(r.fetchMaxWaitS).toBeCloseTo(1.2, 6);
+  expect(r.peakConcurrency.fetch).toBe(2);
+});
+
 it("a slot past SQS's 15-minute delay comes early every 15 minutes and is sent again: nothing held in flight", () => {
   const r = simulateScale({ ...base, hostPages: [1000] });
   // Pages 451–900 (slots 902–1,800 s) once early, 901–999 twice.
