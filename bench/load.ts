@@ -132,7 +132,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       onBatch: (b) => {
         if (b.fn !== "fetch") return;
         done += b.received;
-        if (done % 1000 < b.received) log(`  load: fetched ${done}/${pages}`);
+        // Deliveries, not pages: a page put back or sent again to a later slot comes more than once.
+        if (done % 1000 < b.received) log(`  load: ${done} fetch deliveries (${pages} pages)`);
       },
     });
     const wallSeconds = (performance.now() - t0) / 1000;
