@@ -50,7 +50,7 @@ export function scaleReport(
             `${sig(r.sim.earlyDeliveries / Math.max(1, r.sim.pages))} / ${sig(r.sim.putBacks / Math.max(1, r.sim.pages))}`,
         ),
       ],
-      ["oldest page at its request (the age alarm's view)", ...runs.map((r) => hours(r.sim.oldestPageS))],
+      ["a page's longest time from discovery to its request", ...runs.map((r) => hours(r.sim.oldestPageS))],
       ["cost of the day", ...runs.map((r) => usd(r.cost.dayUsd))],
       ["  of which fixed (a day's share of the month)", ...runs.map((r) => usd(r.cost.fixedPerDayUsd))],
       [

@@ -75,7 +75,8 @@ export interface ScaleResult {
   readonly fetchBilledMs: number;
   /** Longest a fetch message waited, visible, before a batch took it, s (the backlog; not its slot's wait). */
   readonly fetchMaxWaitS: number;
-  /** Longest a page waited from its send until its request, s (what the queue's age alarm sees). */
+  /** Longest a page waited from discovery until its request, s (not what the queue's age alarm sees: a page
+   * sent again is a new message, whose age starts then). */
   readonly oldestPageS: number;
   /** Deliveries before a page's slot (the 15-minute delay cap): each a receive and a visibility change. */
   readonly earlyDeliveries: number;
