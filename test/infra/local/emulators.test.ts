@@ -20,9 +20,10 @@ function javaChildren(): { pid: number; env: string[] }[] {
 }
 
 describe("startEmulators", () => {
-  it("runs DynamoDB Local's JVM with the client compiler only, beside the user's own options, and leaves this process's environment as it was", async () => {
+  it("runs DynamoDB Local's JVM with the client compiler only, beside the user's own options, telemetry off, and leaves this process's environment as it was", async () => {
     if (process.platform !== "linux") return; // reads /proc
     const before = process.env.JDK_JAVA_OPTIONS;
+    const telemetry = process.env.DDB_LOCAL_TELEMETRY;
     process.env.JDK_JAVA_OPTIONS = "-Duser.own=1";
     try {
       const emulators = await startEmulators();
@@ -30,7 +31,9 @@ describe("startEmulators", () => {
         const java = javaChildren();
         expect(java).toHaveLength(1);
         expect(java[0]?.env).toContain("JDK_JAVA_OPTIONS=-Duser.own=1 -XX:TieredStopAtLevel=1");
+        expect(java[0]?.env).toContain(`DDB_LOCAL_TELEMETRY=${telemetry ?? "0"}`);
         expect(process.env.JDK_JAVA_OPTIONS).toBe("-Duser.own=1");
+        expect(process.env.DDB_LOCAL_TELEMETRY).toBe(telemetry);
       } finally {
         await emulators.stop();
       }
