@@ -79,7 +79,7 @@ function outputTail(child: ChildProcess): () => string {
   return () => tail;
 }
 
-export class DynamoLocalExited extends Error {
+class DynamoLocalExited extends Error {
   constructor(
     readonly code: number | null,
     readonly output: string,
