@@ -1,4 +1,5 @@
-/** The emulators as a local run starts them: DynamoDB Local's JVM with the client compiler only. */
+/** The emulators as a local run starts them: DynamoDB Local's JVM with the client compiler only and no
+ * telemetry; fauxqs on the loopback address alone. */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { startEmulators } from "../../../infra/local/emulators";
@@ -17,6 +18,19 @@ function javaChildren(): { pid: number; env: string[] }[] {
     } catch {} // a process that ended meanwhile
   }
   return out;
+}
+
+/** The local addresses (hex, as /proc/net/tcp{,6} write them) listening on a port. */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(`:${hexPort}`) && f[3] === "0A") // 0A: LISTEN
+      .map((f) => f[1]?.split(":")[0] ?? ""),
+  );
 }
 
 describe("startEmulators", () => {
@@ -40,6 +54,16 @@ describe("startEmulators", () => {
     } finally {
       if (before === undefined) delete process.env.JDK_JAVA_OPTIONS;
       else process.env.JDK_JAVA_OPTIONS = before;
+    }
+  });
+
+  it("keeps fauxqs (the run's queues and buckets) on the loopback address", async () => {
+    if (process.platform !== "linux") return; // reads /proc
+    const emulators = await startEmulators();
+    try {
+      expect(listeningAddresses(Number(new URL(emulators.endpoints.sqs).port))).toEqual(["0100007F"]);
+    } finally {
+      await emulators.stop();
     }
   });
 });
