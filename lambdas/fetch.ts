@@ -15,12 +15,13 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { ArticlesTable } from "../shared/aws/articles-table";
 import { DeadLetterSender } from "../shared/aws/dead-letter-sender";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
+import { FetchQueueReturn } from "../shared/aws/fetch-queue-return";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
 import { HostPaceTable, MAX_WAIT_IN_FUNCTION_MS } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
-import { MAX_IN_FLIGHT_WAIT_MS, QueuePutBack } from "../shared/aws/queue-put-back";
+import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender, FetchQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
 import { loadS3Client } from "../shared/aws/s3-client";
@@ -171,13 +172,11 @@ export function createFetchHandler(env: Env) {
     shingler: new Shingler(),
   };
 
-  const putBacks = new QueuePutBack(sqs, resource.queueUrl(env, "fetch"));
-  // A page delivered before its slot, or due later than MAX_IN_FLIGHT_WAIT_MS, is sent again delayed
-  // towards its slot (up to SQS's 15 minutes), not put back: a message put back is in flight until it
-  // comes back, and SQS holds about 120,000 in flight a queue (then receives return nothing). A daily
-  // burst of 5 M pages held 2.8 M early pages in flight, and its put-backs to the end of their hosts'
-  // schedules 209,000 (bench --only scale); sent again, they wait as delayed messages, unbounded.
-  const resend = new FetchQueueSender(sqs, resource.queueUrl(env, "fetch"));
+  // A page not due goes back to the queue: sent again towards its slot, or put back in flight.
+  const returns = new FetchQueueReturn(
+    new FetchQueueSender(sqs, resource.queueUrl(env, "fetch")),
+    new QueuePutBack(sqs, resource.queueUrl(env, "fetch")),
+  );
 
   const recordHandler = async (
     record: SQSRecord,
@@ -285,6 +284,8 @@ export function createFetchHandler(env: Env) {
     // The Hosts table's clock (real time), not the records' (STORYTRAIL_NOW may set a past day).
     const arrivedAt = Date.now();
     const waiting: { record: SQSRecord; msg: FetchMessage; at: number; early?: boolean }[] = [];
+    // The pages among them put back in flight (the others were sent again).
+    let putBack: readonly { record: SQSRecord }[] = [];
     // The batch's pages by host; a page holding its slot first (discovery's, or a put-back's).
     const byHost = new Map<string, { record: SQSRecord; msg: FetchMessage }[]>();
     // The batch's articles go to dedup together, after its pages (dedup-handoff.ts).
@@ -371,35 +372,23 @@ export function createFetchHandler(env: Env) {
             .filter((w) => !(w.early && deliveryOf(w.record) === 1))
             .map((w) => noteSkipped(w.record, w.msg, w.at)),
         );
-        // Come before its slot, or due later than a short wait: sent again, delayed towards the slot.
-        const sentAt = Date.now();
-        const later = waiting.filter((w) => w.early || w.at - sentAt > MAX_IN_FLIGHT_WAIT_MS);
-        if (later.length > 0) {
-          try {
-            await resend.send(later.map((w) => ({ ...w.msg, slot_at: w.at })));
-            for (const w of later) waiting.splice(waiting.indexOf(w), 1);
-            tally.resent = later.length;
-          } catch (err) {
-            // Not sent again: put back instead (in flight until its slot), so nothing is lost.
-            logger.warn("could not send pages again: put back", { error: String(err) });
-          }
-        }
-      }
-      if (waiting.length > 0) {
-        const refused = new Set(
-          await putBacks
-            .putBack(
-              waiting.map((w) => ({ receiptHandle: w.record.receiptHandle, at: w.at })),
-              Date.now(),
-            )
-            .catch((err) => {
-              logger.warn("could not put pages back", { error: String(err) });
-              return waiting.map((w) => w.record.receiptHandle);
-            }),
+        const returned = await returns.return(
+          waiting.map((w) => ({
+            ...w,
+            receiptHandle: w.record.receiptHandle,
+            message: w.msg,
+            early: w.early === true,
+          })),
         );
-        for (const w of waiting) {
+        if (returned.sendAgainError !== undefined)
+          logger.warn("could not send pages again: put back", { error: String(returned.sendAgainError) });
+        if (returned.putBackError !== undefined)
+          logger.warn("could not put pages back", { error: String(returned.putBackError) });
+        tally.resent = returned.sentAgain.length;
+        putBack = returned.putBack;
+        for (const w of returned.putBack) {
           failed.add(w.record.messageId);
-          if (refused.has(w.record.receiptHandle)) logger.warn("page not put back", { url: w.msg.url });
+          if (returned.refused.has(w.receiptHandle)) logger.warn("page not put back", { url: w.msg.url });
         }
       }
       let next = 0;
@@ -420,7 +409,7 @@ export function createFetchHandler(env: Env) {
       };
       await Promise.all(Array.from({ length: MAX_CONCURRENT_HOSTS }, worker));
       await handOver(handoff, admitted, tally, failed);
-      const visibilitySet = waiting.map((w) => w.record.messageId);
+      const visibilitySet = putBack.map((w) => w.record.messageId);
       const batchItemFailures = event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
         itemIdentifier: r.messageId,
       }));

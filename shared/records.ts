@@ -225,7 +225,8 @@ export const fetchMessageSchema = z.object({
   partners: z.optional(z.array(z.string())),
   timezone: z.optional(z.string()),
   /** The page's slot on its host's schedule (epoch ms, the Hosts table's clock), reserved by discovery:
-   * the message is delayed to it (SQS allows 15 minutes; a later slot is reached by one put-back), and
+   * the message is delayed to it (SQS allows 15 minutes; fetch sends a page come early again, delayed
+   * towards its slot: fetch-queue-return.ts), and
    * the page takes the host at it without queueing behind the schedule again. Absent: none reserved.
    * A queue message, not a stored record: an older message without it is paced as before. */
   slot_at: z.optional(z.int().check(z.nonnegative())),
