@@ -17,8 +17,9 @@
  * Events are pages (a host's head page in a heap of hosts, so the heap holds hosts, not pages) and
  * invocations: 5 million pages take about a minute. Counters per second feed scale-limits.ts.
  */
+
+import { FetchQueueReturn } from "../shared/aws/fetch-queue-return";
 import { MAX_WAIT_IN_FUNCTION_MS, slotSpacingMs } from "../shared/aws/host-pace-table";
-import { MAX_IN_FLIGHT_WAIT_MS } from "../shared/aws/queue-put-back";
 import { splitmix32 } from "../shared/dedup/hash";
 import { EventHeap } from "./event-heap";
 import { EARLY_BATCH_MS, earlyDeliveriesOf } from "./fetch-batch";
@@ -270,8 +271,8 @@ export function simulateScale(inputs: ScaleInputs): ScaleResult {
           scheduledUntil[h] = wholeSecondsAfter(now, at) + spacing;
           const back = wholeSecondsAfter(now, at);
           visible.push(back, { host: h, putBack: true });
-          // Put back (in flight) for a short wait; sent again, delayed, for a longer one (lambdas/fetch.ts).
-          if (back - now <= MAX_IN_FLIGHT_WAIT_MS) flight(now, back);
+          // Put back (in flight) for a short wait; sent again, delayed, for a longer one (fetch's rule).
+          if (!FetchQueueReturn.sendsAgain({ early: false, at: back }, now)) flight(now, back);
           else early += earlyDeliveriesOf(back - now);
           continue;
         }

@@ -43,8 +43,8 @@ export class FetchQueueReturn {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether a page is sent again rather than put back in flight. */
-  static sendsAgain(page: ReturnedPage, now: number): boolean {
+  /** Whether a page is sent again rather than put back in flight (the scale model asks it too). */
+  static sendsAgain(page: Pick<ReturnedPage, "early" | "at">, now: number): boolean {
     return page.early || page.at - now > MAX_IN_FLIGHT_WAIT_MS;
   }
 

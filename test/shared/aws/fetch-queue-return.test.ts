@@ -54,6 +54,10 @@ describe("FetchQueueReturn", () => {
     return { queueUrl, handles };
   }
 
+  /** Sends again to `sendTo`, puts back on `putBackTo`, at a fixed clock. */
+  const returnsVia = (sendTo: string, putBackTo: string, now: number) =>
+    new FetchQueueReturn(new FetchQueueSender(sqs, sendTo), new QueuePutBack(sqs, putBackTo), () => now);
+
   const counts = async (queueUrl: string) => {
     const { Attributes = {} } = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["All"] }),
@@ -74,12 +78,7 @@ describe("FetchQueueReturn", () => {
       at,
       early,
     });
-    const returns = new FetchQueueReturn(
-      new FetchQueueSender(sqs, queueUrl),
-      new QueuePutBack(sqs, queueUrl),
-      () => now,
-    );
-    const out = await returns.return([
+    const out = await returnsVia(queueUrl, queueUrl, now).return([
       page("early", now + 1_000, true),
       page("soon", now + 30_000),
       page("later", now + MAX_IN_FLIGHT_WAIT_MS + 60_000),
@@ -114,21 +113,13 @@ describe("FetchQueueReturn", () => {
       early: false,
     }));
     const gone = `${queueUrl}-gone`;
-    const cannotSend = await new FetchQueueReturn(
-      new FetchQueueSender(sqs, gone),
-      new QueuePutBack(sqs, queueUrl),
-      () => now,
-    ).return(pages);
+    const cannotSend = await returnsVia(gone, queueUrl, now).return(pages);
     expect(cannotSend.sendAgainError).toBeDefined();
     expect(cannotSend.sentAgain).toEqual([]);
     expect(cannotSend.putBack).toEqual(pages);
     expect(cannotSend.refused.size).toBe(0);
 
-    const cannotPutBack = await new FetchQueueReturn(
-      new FetchQueueSender(sqs, gone),
-      new QueuePutBack(sqs, gone),
-      () => now,
-    ).return(pages);
+    const cannotPutBack = await returnsVia(gone, gone, now).return(pages);
     expect(cannotPutBack.putBackError).toBeDefined();
     expect([...cannotPutBack.refused].sort()).toEqual(pages.map((p) => p.receiptHandle).sort());
   });
