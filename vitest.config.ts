@@ -7,7 +7,7 @@ export default defineConfig({
     // Workers keep their modules between files (isolate: false): the suite on 2 cores took 535 s with
     // isolated files and 412 s without (12.5 and 8.5 CPU-minutes); no test mocks a module. The memory
     // test stays isolated: run after other files in one worker, its child's peak (a fresh process)
-    // measured 251 MB against the 197 MB cap, a cause not found.
+    // measured 251 MB against the then 197 MB cap, a cause not found.
     projects: [
       {
         extends: true,

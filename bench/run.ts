@@ -68,11 +68,13 @@ const started = performance.now();
 
 /** A fresh peak against the recorded one the function's size is derived from; past its headroom the bench fails. */
 async function checkRecordedPeak(fn: "fetch" | "discover", peakMb: number): Promise<void> {
-  const { MEASURED_PEAKS, MEMORY_HEADROOM, withinRecordedPeak } = await import("../infra/memory-sizing");
-  const recorded = MEASURED_PEAKS[fn].peakMb;
-  const ok = withinRecordedPeak(fn, peakMb);
+  const { currentNodeMajor, MEMORY_HEADROOM, recordedPeakMb, withinRecordedPeak } = await import(
+    "../infra/memory-sizing"
+  );
+  const node = currentNodeMajor();
+  const ok = withinRecordedPeak(fn, peakMb, node);
   log(
-    `${fn} λ: peak ${sig(peakMb)} MB against the recorded ${recorded} MB × ${MEMORY_HEADROOM}: ${ok ? "within" : "OVER: re-measure, update infra/memory-sizing.ts (and the size it gives)"}`,
+    `${fn} λ: peak ${sig(peakMb)} MB against the ${recordedPeakMb(fn, node)} MB recorded on Node ${node} × ${MEMORY_HEADROOM}: ${ok ? "within" : "OVER: re-measure, update infra/memory-sizing.ts (and the size it gives)"}`,
   );
   if (!ok) process.exitCode = 1;
 }

@@ -42,8 +42,8 @@ export const HOST_LEASE_MS = DEFAULT_FETCH_LIMITS.totalTimeoutMs + 5_000;
  * The longest a fetch waits in the function for a host that is due (its slot a little ahead). SQS
  * returns a page only to the whole second (DelaySeconds and visibility timeouts are whole seconds), and
  * a page back at its slot finds the host's previous request ended up to a few hundred ms late (the
- * 300 ms publisher latency the cost model assumes, against the slot's allowance): 200 ms of 197 MB costs
- * $0.0000033 a page, a put-back (a receive share, a visibility change, a Frontier note and a slot
+ * 300 ms publisher latency the cost model assumes, against the slot's allowance): 200 ms of 197 MB cost
+ * $0.0000033 a page (231 MB now: $0.0000039), a put-back (a receive share, a visibility change, a Frontier note and a slot
  * reservation) about $0.000002 and a second delivery's request share, so below 200 ms a wait is cheaper
  * than a put-back; much above, the function pays to wait, which is what this design removes.
  */

@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../../infra/deploy-settings";
-import { v8HeapFlags } from "../../infra/memory-sizing";
+import { LAMBDA_NODE_MAJOR, v8HeapFlags } from "../../infra/memory-sizing";
 import { StorytrailStack } from "../../infra/stack";
 import {
   type BucketName,
@@ -233,7 +233,8 @@ describe("functions", () => {
       const spec = topology.functions[name];
       const fn = resources[logicalId(stack.functions[name])]!.Properties;
       expect(fn).toMatchObject({
-        Runtime: "nodejs24.x",
+        // The Node.js whose measured peaks size the functions (infra/memory-sizing.ts).
+        Runtime: `nodejs${LAMBDA_NODE_MAJOR}.x`,
         Architectures: ["arm64"],
         MemorySize: spec.memoryMb,
         Timeout: spec.timeoutSeconds,
