@@ -2,8 +2,9 @@
  * Discovery's memory at its caps (issue 14): a 49.6 MB sitemap of 1.1 M entries, served over loopback and
  * read by discoverSource at the default URL cap (50,000), alone and by 4 sources at once as the discover λ
  * runs them, each run in a fresh process so its peak RSS is its own; beside it the parse alone with and
- * without the cap. The worst discoverSource row is the peak infra/memory-sizing.ts sizes the function by. The discover function has 512 MB
- * (infra/topology.ts); before the URL cap applied while parsing this sitemap peaked at ~1 GB.
+ * without the cap. The worst discoverSource row is the peak infra/memory-sizing.ts sizes the function by
+ * (test/bench/discover-memory.test.ts runs those rows); before the URL cap applied while parsing, this
+ * sitemap peaked at ~1 GB.
  */
 import { execFile } from "node:child_process";
 import http from "node:http";
@@ -35,7 +36,11 @@ async function child(args: string[]): Promise<Omit<DiscoverMemoryRow, "what">> {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Omit<DiscoverMemoryRow, "what">;
 }
 
-export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: DiscoverMemoryRow[] }> {
+/** `sizingOnly`: the rows the function's size is derived from, not the parse alone. */
+export async function benchDiscoverMemory({ sizingOnly = false } = {}): Promise<{
+  bytes: number;
+  rows: DiscoverMemoryRow[];
+}> {
   const body = Buffer.from(memorySitemap(MEMORY_SITEMAP_ENTRIES));
   const server = http.createServer((req, res) => {
     if (req.url?.split("?")[0] === "/sitemap.xml") {
@@ -67,6 +72,9 @@ export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: Disc
           String(SOURCE_CONCURRENCY),
         ])),
       },
+    ];
+    if (sizingOnly) return { bytes: body.length, rows };
+    rows.push(
       {
         what: `parseSitemap, maxEntries ${cap}`,
         ...(await child(["parse", String(MEMORY_SITEMAP_ENTRIES), String(cap)])),
@@ -75,7 +83,7 @@ export async function benchDiscoverMemory(): Promise<{ bytes: number; rows: Disc
         what: "parseSitemap, every entry built",
         ...(await child(["parse", String(MEMORY_SITEMAP_ENTRIES), String(MEMORY_SITEMAP_ENTRIES)])),
       },
-    ];
+    );
     return { bytes: body.length, rows };
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));

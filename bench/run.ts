@@ -12,6 +12,7 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { deploySettings } from "../infra/deploy-settings";
+import { topology } from "../infra/topology";
 import { DEFAULT_LSH_RETENTION_DAYS } from "../shared/config/crawl-settings";
 
 // The handlers' loggers read these at import (pipeline.ts is imported below, after them): INFO is
@@ -190,7 +191,7 @@ if (want("discover")) {
   const r = await benchDiscoverMemory();
   results.discover = r;
   print(
-    `Discovery memory: a ${(r.bytes / 1e6).toFixed(1)} MB sitemap of 1.1 M entries, each row a fresh process (discover λ: 512 MB)\n${formatTable(
+    `Discovery memory: a ${(r.bytes / 1e6).toFixed(1)} MB sitemap of 1.1 M entries, each row a fresh process (discover λ: ${topology.functions.discover.memoryMb} MB)\n${formatTable(
       ["what", "URLs kept", "ms", "peak RSS MB", "heap after MB"],
       r.rows.map((x) => [x.what, x.urls, x.ms, x.maxRssMb, x.heapAfterMb]),
     )}`,
