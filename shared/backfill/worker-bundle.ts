@@ -40,6 +40,9 @@ interface CachedBundle {
 
 const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
 
+/** The SHA-256 of an input's content (`input` relative to `root`, as esbuild's metafile names it). */
+const inputHash = (root: string, input: string): string => sha256(readFileSync(path.join(root, input)));
+
 /** What else the bundle depends on besides its inputs' content. */
 function cacheKey(entry: string): string {
   return sha256(JSON.stringify({ entry, esbuild: esbuildVersion, options: OPTIONS }));
@@ -55,7 +58,7 @@ function fromCache(file: string, key: string, root: string): string | null {
     const cached = JSON.parse(readFileSync(file, "utf8")) as CachedBundle;
     if (cached.key !== key) return null;
     for (const [input, hash] of Object.entries(cached.inputs))
-      if (sha256(readFileSync(path.join(root, input))) !== hash) return null;
+      if (inputHash(root, input) !== hash) return null;
     return cached.code;
   } catch {
     return null;
@@ -68,9 +71,8 @@ function inputHashes(inputs: readonly string[], root: string, since: number): Re
   const out: Record<string, string> = {};
   try {
     for (const input of inputs) {
-      const p = path.join(root, input);
-      if (statSync(p).mtimeMs >= since) return null;
-      out[input] = sha256(readFileSync(p));
+      if (statSync(path.join(root, input)).mtimeMs >= since) return null;
+      out[input] = inputHash(root, input);
     }
   } catch {
     return null;
