@@ -12,6 +12,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import type { ArticleRow, StoryCopy, StoryRow } from "../shared/export/dataset";
 import { encodeTable } from "../shared/export/formats";
 import { datasetTables } from "../shared/export/tables";
+import { EXTRACTOR_VERSION } from "../shared/extract/article";
 import { articleIdFor } from "../shared/url/canonical-url";
 import { syntheticArticles } from "./synthetic-articles";
 
@@ -83,7 +84,7 @@ function articleRow(
     is_accessible_for_free: i % 20 !== 0,
     word_count: a.text.split(/\s+/).length,
     http_status: 200,
-    extractor_version: "2026.12.10",
+    extractor_version: EXTRACTOR_VERSION,
     raw_key: i % 10 === 0 ? `raw/${a.ts.slice(0, 10)}/${articleIdFor(url)}.html.gz` : null,
     delay_seconds: Math.round((published - Date.parse(first)) / 1000),
     body: a.text,

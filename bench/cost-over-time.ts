@@ -21,6 +21,9 @@ import {
 } from "./cost-model";
 import { GB, PRICES, type Prices, TB } from "./prices";
 
+/** An Articles by-day index entry: its keys and three projected attributes (infra/topology.ts: ~150 bytes). */
+const BY_DAY_INDEX_ENTRY_BYTES = 150;
+
 /** A month of the bill: a year's days over twelve (5 M articles a day: 152 M a month). */
 export const DAYS_PER_MONTH = 365 / 12;
 
@@ -157,12 +160,12 @@ function archiveLines(obs: Observed, design: Design, perDay: number, prices: Pri
   const lines: BillLine[] = [];
   const add = (category: Category, ...line: Parameters<typeof costLine>) =>
     lines.push({ category, ...costLine(...line) });
-  // The by-day index entry (~150 bytes, infra/topology.ts) in a Query, then the item by BatchGetItem.
+  // The by-day index entry in a Query (items summed into 4 KB units), then the item by BatchGetItem.
   add(
     "archive",
     "DynamoDB",
     `archive: each run reads the day's Articles items (by-day index, BatchGetItem, eventual) × ${a.runsPerDay}`,
-    (readUnits(articleItem, "eventual") + (0.5 * 150) / 4096) * perMonth * a.runsPerDay,
+    (readUnits(articleItem, "eventual") + (0.5 * BY_DAY_INDEX_ENTRY_BYTES) / 4096) * perMonth * a.runsPerDay,
     "RRU",
     price("articles").rru,
   );
