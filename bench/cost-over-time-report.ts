@@ -187,7 +187,7 @@ export function costOverTimeReport(
           ...designs.flatMap((d) => [d.sFirst.keepRatio.toFixed(3), d.sLast.keepRatio.toFixed(3)]),
         ],
       ],
-    )}\nMonth ${months}: storage plus backups ${t.sLast.keepRatio.toFixed(2)}× the processing today, ${l.sLast.keepRatio.toFixed(2)}× with the lifecycle (issue 40's target ≤ ${KEEP_RATIO_TARGET}: ${met ? "met" : "NOT MET"}). ${cheaperFrom}`,
+    )}\nMonth ${months}: storage plus backups ${t.sLast.keepRatio.toFixed(2)}× the processing today, ${l.sLast.keepRatio.toFixed(2)}× with the lifecycle (issue 40's target: ≤ ${KEEP_RATIO_TARGET} at month 12; month ${months} is ${met ? "within" : "OVER"} it). ${cheaperFrom}`,
     `The lifecycle at month ${months}, one input changed\n${formatTable(
       ["lifecycle", "storage + backups", "÷ processing", "total"],
       [
