@@ -99,6 +99,9 @@ export interface Observed {
   readonly sqs: { fetchQueueRequests: number; standardRequests: number; fetchDedupSends?: number };
   /** Per table: RRU and WRU per article (ConsumedCapacity, transactions doubled) and stored bytes. */
   readonly tables: Readonly<Record<string, { rru: number; wru: number; storedBytes: number }>>;
+  /** Of `tables.clusters.storedBytes`, the summary items' (one per story: kept when a story's member and
+   * outlet items leave the hot window, bench/cost-over-time.ts); absent: not measured. */
+  readonly clusterSummaryBytes?: number;
   /** The fetch function's part of the Hosts table's units (in `tables.hosts`), replaced by the
    * admissions and request ends at the batch's shape (fetch-batch.ts hostsAtShape). */
   readonly fetchPacing?: { rru: number; wru: number };

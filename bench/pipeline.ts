@@ -234,10 +234,14 @@ async function observe(
       t.wru += u.wru / articles;
     }
   }
+  let clusterSummaryBytes = 0;
   for (const table of Object.keys(runtime.resources.tables) as (keyof typeof runtime.resources.tables)[]) {
     const items = await runtime.items(table);
     const t = entry(tables, table, () => ({ rru: 0, wru: 0, storedBytes: 0 }));
-    t.storedBytes = items.reduce((s, it) => s + dynamoItemSize(it) + 100, 0) / articles;
+    const stored = (its: readonly Record<string, unknown>[]) =>
+      its.reduce((s, it) => s + dynamoItemSize(it) + 100, 0) / articles;
+    t.storedBytes = stored(items);
+    if (table === "clusters") clusterSummaryBytes = stored(items.filter((it) => it.item === "summary"));
   }
   const sum = (f: (r: (typeof billed)[number]) => number) => billed.reduce((s, r) => s + f(r), 0) / articles;
   const fnObs: Observed["functions"] = Object.fromEntries(
@@ -269,6 +273,7 @@ async function observe(
       fetchDedupSends: sum((r) => (r.label === "fetch" && r.resource === dedupQueue ? r.sqsBilled : 0)),
     },
     tables,
+    clusterSummaryBytes,
     fetchPacing: {
       rru: sum((r) => (r.label === "fetch" ? (r.byTable[hostsTable]?.rru ?? 0) : 0)),
       wru: sum((r) => (r.label === "fetch" ? (r.byTable[hostsTable]?.wru ?? 0) : 0)),

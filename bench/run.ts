@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill] [-- --quick]`
- * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
+ * (cost's `--months N`: the monthly bill of month 1 and month N, default 12, bench/cost-over-time-report.ts;
+ * scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
  * backfill's `--backfill-repeat N`: the WARC's pages N times, `--backfill-runs N`: alternate runs, medians
  * reported (default 3), bench/backfill-e2e.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
@@ -44,6 +45,7 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     "backfill-repeat": { type: "string", default: "1" },
     "backfill-runs": { type: "string", default: "3" },
+    months: { type: "string", default: "12" },
     ...SCALE_FLAGS,
   },
 });
@@ -51,6 +53,8 @@ const only = (values.only ?? []).flatMap((s) => s.split(",")) as Section[];
 for (const s of only)
   if (!SECTIONS.includes(s)) throw new Error(`--only ${s}: one of ${SECTIONS.join(", ")}`);
 const want = (s: Section) => only.length === 0 || only.includes(s);
+const months = Number(values.months);
+if (!Number.isInteger(months) || months < 1) throw new Error("--months: a whole number of at least 1");
 const quick = values.quick;
 
 const { formatTable, ratio, sig } = await import("./table");
@@ -438,6 +442,15 @@ if (want("pipeline") || want("cost")) {
           backfillLines.map((l) => [l.service, l.item, sig(l.quantity), l.unit, `$${l.usd.toFixed(2)}`]),
         )}\nBACKFILL $${backfillTotal.toFixed(2)} per million archived records ($${fewer.toFixed(2)} at 0.3 articles per record; add $0.02/GB, ~$${((0.02 * assumed.bytesPerFile) / 1e9 / (assumed.recordsPerFile / 1e6)).toFixed(2)} per M records, when the stack is outside us-east-1, Common Crawl's region)`,
       );
+      // The bill over months (issue 40): today's design against the lifecycle, the archive's bytes measured.
+      const { measureArchiveBytes } = await import("./archive-bytes");
+      const { costOverTimeReport } = await import("./cost-over-time-report");
+      log("archive: Parquet bytes per article …");
+      const archive = await measureArchiveBytes(quick ? 20_000 : 100_000);
+      const overTime = costOverTimeReport(obs, defaults, archive, months, DEFAULT_LSH_RETENTION_DAYS);
+      const { text: overTimeText, ...overTimeFigures } = overTime;
+      results.costOverTime = overTimeFigures;
+      print(overTimeText);
     }
   } finally {
     await emulators.stop();
