@@ -30,7 +30,9 @@ export function topologyTable(
     sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
     billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
     ...units,
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // Per table, with its reason (topology-tables.ts): only what cannot be rebuilt is backed up.
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: spec.backup.pointInTimeRecovery },
+    tableClass: dynamodb.TableClass[spec.tableClass],
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
     timeToLiveAttribute: spec.timeToLiveAttribute,
