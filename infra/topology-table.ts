@@ -6,6 +6,7 @@ import { RemovalPolicy } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { Construct } from "constructs";
 import type { CapacityOptions, ProvisionedCapacity } from "./deploy-settings";
+import { acknowledgeNoBackup } from "./nag-suppressions";
 import { type KeyAttr, type TableName, topology } from "./topology";
 
 const attribute = (key: KeyAttr): dynamodb.Attribute => ({
@@ -39,6 +40,7 @@ export function topologyTable(
     // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  if (!spec.backup.pointInTimeRecovery) acknowledgeNoBackup(table, spec.backup.reason);
   for (const [indexName, index] of Object.entries(spec.indexes ?? {})) {
     table.addGlobalSecondaryIndex({
       indexName,
