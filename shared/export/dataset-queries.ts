@@ -1,9 +1,10 @@
 /**
  * The first queries a consumer writes over the archive (docs/dataset.md), each written once as SQL that
  * Athena (Trino) and DuckDB both run: over the Glue tables, or over a local run's `DIR/dataset/` read
- * with read_parquet(…, hive_partitioning = true). Only functions both engines have (count_if, max_by,
- * round, CAST … AS DOUBLE: Trino divides integers as integers); `dt` is cast to text on output, since
- * DuckDB reads a `dt=YYYY-MM-DD` folder as a DATE where Glue declares a string.
+ * with read_parquet(…, hive_partitioning = true). Only what both engines read alike: max_by, round,
+ * CAST … AS DOUBLE (Trino divides integers as integers), counts as sums of CASE (DuckDB's count_if gives
+ * NULL, Trino's 0, over a column of nulls); `dt` is cast to text on output, since DuckDB reads a
+ * `dt=YYYY-MM-DD` folder as a DATE where Glue declares a string.
  */
 
 /** How a query names the two tables: Glue's, or DuckDB's read_parquet over a folder. */
@@ -19,6 +20,9 @@ export interface DayRange {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Rows where `condition` holds (0 when none, whatever the nulls). */
+const countWhere = (condition: string): string => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
 
 /** A SQL string literal (quotes doubled). */
 const text = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -65,7 +69,7 @@ export function outletPickupDelays(t: DatasetRefs, sourceId: string, range: DayR
        min(delay_seconds) AS min_delay_seconds,
        max(delay_seconds) AS max_delay_seconds,
        round(avg(delay_seconds)) AS avg_delay_seconds,
-       count_if(delay_seconds <= 3600) AS within_an_hour
+       ${countWhere("delay_seconds <= 3600")} AS within_an_hour
 FROM ${t.articles}
 WHERE ${days(range)} AND source_id = ${text(sourceId)} AND delay_seconds > 0
 GROUP BY dt
@@ -75,7 +79,7 @@ ORDER BY day`;
 /** A publisher's articles per day and its extraction quality: body words, shares with a date, a
  * headline, behind a paywall (the report's quality table, from the archive). */
 export function publisherDailyQuality(t: DatasetRefs, sourceId: string, range: DayRange): string {
-  const share = (condition: string) => `round(CAST(count_if(${condition}) AS DOUBLE) / count(*), 3)`;
+  const share = (condition: string) => `round(CAST(${countWhere(condition)} AS DOUBLE) / count(*), 3)`;
   return `SELECT CAST(dt AS VARCHAR) AS day,
        count(*) AS articles,
        round(avg(word_count)) AS avg_words,
