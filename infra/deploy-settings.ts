@@ -5,7 +5,8 @@
  * - the deployment's own options (lower case, never in a function's environment): who the alarms
  *   reach (`alarm_emails`, `alarm_https_endpoints`), whether X-Ray tracing is on (`tracing`), and the
  *   tables' capacity mode (`capacity_mode`, `provisioned_capacity`), and the deployed backfill
- *   (`backfill`: on/off, source bucket and prefix, concurrency, failure tolerance).
+ *   (`backfill`: on/off, source bucket and prefix, concurrency, failure tolerance), and the dataset
+ *   catalog (`dataset`: the first day partition projection lists, Athena's per-query bytes cutoff).
  * Validated at synth, so a typo fails `cdk synth`, not the first crawl.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import path from "node:path";
 import * as z from "zod/mini";
 import { crawlSettings, crawlSettingsSchema } from "../shared/config/crawl-settings";
 import { backfillSettingsSchema, DEFAULT_BACKFILL } from "./backfill-settings";
+import { DEFAULT_DATASET, datasetSettingsSchema } from "./dataset-settings";
 
 /** Settings for local runs against test sites, never for a deployment: one opens loopback and private
  * addresses, the other moves the functions' clock off the wall clock (clock.ts). */
@@ -36,6 +38,8 @@ export const opsOptionsSchema = z.object({
   tracing: z._default(z.boolean(), false),
   /** The deployed backfill (Step Functions Distributed Map over WARC files): infra/backfill-settings.ts. */
   backfill: z._default(backfillSettingsSchema, DEFAULT_BACKFILL),
+  /** The archive's Glue catalog and Athena workgroup: infra/dataset-settings.ts. */
+  dataset: z._default(datasetSettingsSchema, DEFAULT_DATASET),
 });
 export type OpsOptions = z.infer<typeof opsOptionsSchema>;
 const OPS_KEYS = Object.keys(opsOptionsSchema.shape);

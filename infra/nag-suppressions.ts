@@ -69,6 +69,14 @@ export function acknowledgeTableIndexes(role: iam.IRole, table: dynamodb.Table):
   });
 }
 
+/** A table whose data is rebuilt, not restored, has no point-in-time recovery (topology-tables.ts says why). */
+export function acknowledgeNoBackup(table: dynamodb.Table, reason: string): void {
+  Validations.of(table).acknowledge({
+    id: "AwsSolutions-DDB3",
+    reason: `No point-in-time recovery: ${reason}`,
+  });
+}
+
 /** The scheduler's role may invoke exactly one function; CDK's grant also covers its versions/aliases. */
 export function acknowledgeSchedulerRole(role: iam.Role, fn: IConstruct): void {
   Validations.of(role).acknowledge({

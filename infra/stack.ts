@@ -29,6 +29,7 @@ import { AlarmTopic } from "./alarm-topic";
 import { BackfillMap } from "./backfill";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
+import { DatasetCatalog } from "./dataset-catalog";
 import { type DeploySettings, deploySettings } from "./deploy-settings";
 import { v8HeapFlags } from "./memory-sizing";
 import {
@@ -98,6 +99,7 @@ export class StorytrailStack extends Stack {
     for (const name of tableNames) this.tables[name] = this.table(name);
     for (const name of queueNames) this.queue(name);
     this.rawBuckets();
+    new DatasetCatalog(this, "Dataset", { bucket: this.buckets.raw, settings: this.settings.ops.dataset });
     const names: ResourceNames = {
       tables: mapRecord(this.tables, (t) => t.tableName),
       queueUrls: mapRecord(this.queues, (q) => q.queueUrl),
@@ -387,9 +389,8 @@ export class StorytrailStack extends Stack {
         value: this.deadLetterQueues[name].queueUrl,
       });
     }
-    for (const name of Object.keys(this.buckets) as BucketName[]) {
+    for (const name of Object.keys(this.buckets) as BucketName[])
       new CfnOutput(this, `${pascal(name)}BucketName`, { value: this.buckets[name].bucketName });
-    }
   }
 }
 

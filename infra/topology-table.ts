@@ -6,6 +6,7 @@ import { RemovalPolicy } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type { Construct } from "constructs";
 import type { CapacityOptions, ProvisionedCapacity } from "./deploy-settings";
+import { acknowledgeNoBackup } from "./nag-suppressions";
 import { type KeyAttr, type TableName, topology } from "./topology";
 
 const attribute = (key: KeyAttr): dynamodb.Attribute => ({
@@ -30,13 +31,16 @@ export function topologyTable(
     sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
     billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
     ...units,
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    // Per table, with its reason (topology-tables.ts): only what cannot be rebuilt is backed up.
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: spec.backup.pointInTimeRecovery },
+    tableClass: dynamodb.TableClass[spec.tableClass],
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     stream: spec.stream ? dynamodb.StreamViewType[spec.stream] : undefined,
     timeToLiveAttribute: spec.timeToLiveAttribute,
     // Every table holds data that cannot be recomputed cheaply (crawl history, clusters, LSH index).
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  if (!spec.backup.pointInTimeRecovery) acknowledgeNoBackup(table, spec.backup.reason);
   for (const [indexName, index] of Object.entries(spec.indexes ?? {})) {
     table.addGlobalSecondaryIndex({
       indexName,

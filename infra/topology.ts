@@ -3,40 +3,12 @@
  * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
  * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
  */
-import {
-  ARTICLES_BY_DAY_INDEX,
-  type BucketName,
-  envNames,
-  type QueueName,
-  type TableName,
-} from "../shared/config/resource-names";
+import { type BucketName, envNames, type QueueName, type TableName } from "../shared/config/resource-names";
 import { DISPATCH_TICK_MINUTES } from "../shared/discover/cadence";
 import { measuredMemoryMb } from "./memory-sizing";
+import { type KeyAttr, type TableSpec, tables } from "./topology-tables";
 
-export type { BucketName, QueueName, TableName };
-
-export type KeyType = "S" | "N";
-export interface KeyAttr {
-  readonly name: string;
-  readonly type: KeyType;
-}
-
-/** A global secondary index projecting the key attributes plus `include`. */
-export interface IndexSpec {
-  readonly partitionKey: KeyAttr;
-  readonly sortKey?: KeyAttr;
-  readonly include: readonly string[];
-}
-
-export interface TableSpec {
-  readonly partitionKey: KeyAttr;
-  readonly sortKey?: KeyAttr;
-  readonly indexes?: Readonly<Record<string, IndexSpec>>;
-  /** DynamoDB Streams view; consumers read story clusters from it. */
-  readonly stream?: "NEW_AND_OLD_IMAGES";
-  readonly timeToLiveAttribute?: string;
-  readonly description: string;
-}
+export type { BucketName, KeyAttr, QueueName, TableName, TableSpec };
 
 export interface QueueSpec {
   readonly fifo: boolean;
@@ -134,56 +106,7 @@ const DEAD_LETTER_RETENTION_DAYS = 14;
 const BACKFILL_TIMEOUT_SECONDS = 900;
 
 export const topology: Topology = {
-  tables: {
-    articles: {
-      partitionKey: { name: "article_id", type: "S" },
-      indexes: {
-        // The quality λ's daily read: one day's articles, ~150 bytes each, instead of a Scan of the
-        // whole table (which grows every day). Costs one index write per article.
-        [ARTICLES_BY_DAY_INDEX]: {
-          partitionKey: { name: "collected_day", type: "S" },
-          sortKey: { name: "collected_at", type: "S" },
-          include: ["source_id", "word_count", "published_at"],
-        },
-      },
-      description: "One item per canonical URL: the extracted article, as fetch wrote it.",
-    },
-    frontier: {
-      partitionKey: { name: "url_id", type: "S" },
-      description: "Every discovered canonical URL: seen-before filter, fetch status and failure reason.",
-    },
-    sources: {
-      partitionKey: { name: "source_id", type: "S" },
-      description:
-        "The sources: each one's config (storytrail sources push), discovery state and quality figures.",
-    },
-    hosts: {
-      partitionKey: { name: "host", type: "S" },
-      timeToLiveAttribute: "expires_at",
-      description:
-        "Per-host pacing shared by discovery and every fetch Lambda: the earliest time of the next request.",
-    },
-    fingerprints: {
-      // Dedup's own small item per article (~2 KB), apart from the article (~5 KB): its one write
-      // (the claim) costs 2 write units instead of 6.
-      partitionKey: { name: "article_id", type: "S" },
-      description:
-        "The dedup index's articles: MinHash fingerprint and the cluster its claim chose, per article.",
-    },
-    buckets: {
-      partitionKey: { name: "band_hash", type: "S" },
-      sortKey: { name: "article_id", type: "S" },
-      // Entries expire (STORYTRAIL_LSH_RETENTION_DAYS, default 90): the index's storage stays bounded.
-      timeToLiveAttribute: "expires_at",
-      description: "LSH buckets: one item per band per article, keyed by band hash; entries expire.",
-    },
-    clusters: {
-      partitionKey: { name: "cluster_id", type: "S" },
-      sortKey: { name: "item", type: "S" },
-      stream: "NEW_AND_OLD_IMAGES",
-      description: "Story clusters: a summary item and one member item per article. Streamed to consumers.",
-    },
-  },
+  tables,
   queues: {
     discover: {
       fifo: false,

@@ -40,7 +40,8 @@ export function createDedupHandler(env: Env) {
     serviceName: metricService.dedup,
   };
   const settings = crawlSettings(env);
-  // The stories' timestamps read the functions' clock; the buckets' TTL stays on the wall clock (storage time).
+  // The stories' timestamps and the LSH entries' TTL read the functions' clock (deployed, the wall clock;
+  // a local run's TTL emulation expires items on the run's clock).
   const clock = clockFrom(settings.STORYTRAIL_NOW);
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
@@ -51,7 +52,7 @@ export function createDedupHandler(env: Env) {
       buckets: resource.table(env, "buckets"),
       clusters: resource.table(env, "clusters"),
     },
-    { bucketRetentionDays: settings.STORYTRAIL_LSH_RETENTION_DAYS },
+    { lshRetentionDays: settings.STORYTRAIL_LSH_RETENTION_DAYS, nowMs: () => clock().getTime() },
   );
 
   const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics, tally: BatchTally) => {

@@ -38,7 +38,9 @@ export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
     userAgent: settings.STORYTRAIL_USER_AGENT,
     allowPrivateAddresses: settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES,
   });
-  const frontier = new FrontierTable(doc, resource.table(env, "frontier"));
+  const frontier = new FrontierTable(doc, resource.table(env, "frontier"), {
+    retentionDays: settings.STORYTRAIL_FRONTIER_RETENTION_DAYS,
+  });
   const sourceState = new SourcesTable(doc, resource.table(env, "sources"));
   const fetchQueue = new FetchQueueSender(makeSqsClient(endpoints, region), resource.queueUrl(env, "fetch"));
   // The one pacer, the Hosts table fetch paces by: discovery's requests (robots.txt, sitemaps, feeds) and

@@ -160,7 +160,9 @@ export function createFetchHandler(env: Env) {
   const deps = {
     http,
     pacer,
-    frontier: new FrontierTable(doc, resource.table(env, "frontier")),
+    frontier: new FrontierTable(doc, resource.table(env, "frontier"), {
+      retentionDays: settings.STORYTRAIL_FRONTIER_RETENTION_DAYS,
+    }),
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
     // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
     rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),

@@ -69,7 +69,7 @@ export function registerRefileLsh(program: Command): void {
           buckets: opts.bucketsTable ?? local.table("buckets"),
           clusters: local.table("clusters"), // not touched: re-filing writes bucket entries only
         };
-        const dedup = new store.DynamoDedupStore(clients.doc, tables, { bucketRetentionDays: retention });
+        const dedup = new store.DynamoDedupStore(clients.doc, tables, { lshRetentionDays: retention });
         const result = await refile.refileBuckets(
           scan.scanFingerprints(clients.doc, tables.fingerprints),
           dedup,

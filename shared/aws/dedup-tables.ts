@@ -44,8 +44,10 @@ export interface DedupTableNames {
 }
 
 export interface DedupTableOptions {
-  /** Days a bucket entry is kept (DynamoDB TTL): copies found later than this found their own story. */
-  readonly bucketRetentionDays?: number;
+  /** Days an article's bucket entries and its fingerprint item are kept (DynamoDB TTL, from their write):
+   * copies found later than this found their own story. */
+  readonly lshRetentionDays?: number;
+  /** The clock the TTL counts from: the functions' clock, which a local run's expiry emulation reads too. */
   readonly nowMs?: () => number;
 }
 
@@ -71,8 +73,13 @@ export class DynamoDedupStore implements DedupStore {
     private readonly tables: DedupTableNames,
     options: DedupTableOptions = {},
   ) {
-    this.retentionSeconds = (options.bucketRetentionDays ?? DEFAULT_LSH_RETENTION_DAYS) * 86_400;
+    this.retentionSeconds = (options.lshRetentionDays ?? DEFAULT_LSH_RETENTION_DAYS) * 86_400;
     this.nowMs = options.nowMs ?? Date.now;
+  }
+
+  /** Epoch seconds (DynamoDB TTL) at which an item written now expires. */
+  private expiresAt(): number {
+    return Math.floor(this.nowMs() / 1000) + this.retentionSeconds;
   }
 
   private bandKey(key: number): string {
@@ -114,7 +121,8 @@ export class DynamoDedupStore implements DedupStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tables.fingerprints,
-          Item: itemFromIndexed(a),
+          // Expires with the article's bucket entries: nothing reads a fingerprint but through them.
+          Item: { ...itemFromIndexed(a), expires_at: this.expiresAt() },
           ConditionExpression: "attribute_not_exists(article_id)",
         }),
       );
@@ -161,7 +169,7 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   async addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void> {
-    const expires_at = Math.floor(this.nowMs() / 1000) + this.retentionSeconds;
+    const expires_at = this.expiresAt();
     const puts = [...new Set(keys)].map((k) => ({
       PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at, digest } },
     }));

@@ -1,15 +1,31 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DEFAULT_FRONTIER_RETENTION_DAYS } from "../config/crawl-settings";
 import { type ClaimResult, type Frontier, type FrontierEntry, StaleDeliveryError } from "../crawl/ports";
 import { articleIdFor } from "../url/canonical-url";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { setExpression } from "./update-expression";
 
+export interface FrontierTableOptions {
+  /** Days an item lives after its last write or sighting (DynamoDB TTL on `expires_at`). */
+  readonly retentionDays?: number;
+}
+
 export class FrontierTable implements Frontier {
+  private readonly retentionSeconds: number;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    options: FrontierTableOptions = {},
+  ) {
+    this.retentionSeconds = (options.retentionDays ?? DEFAULT_FRONTIER_RETENTION_DAYS) * 86_400;
+  }
+
+  /** Epoch seconds (DynamoDB TTL) at which an item written at `now` (the caller's clock) expires. */
+  private expiresAt(now: string): number {
+    return Math.floor(Date.parse(now) / 1000) + this.retentionSeconds;
+  }
 
   async claim(e: {
     url: string;
@@ -33,16 +49,20 @@ export class FrontierTable implements Frontier {
             first_seen_at: e.now,
             updated_at: e.now,
             attempts: 0,
+            expires_at: this.expiresAt(e.now),
           },
           // A retried run re-sends the claims it made but may not have enqueued before it failed.
           ConditionExpression: "attribute_not_exists(url_id) OR (#s = :queued AND run_id = :run)",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: { ":queued": "queued", ":run": e.run_id },
+          // The item that refused the claim comes back with the failure, unbilled: its expiry decides a renewal.
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         }),
       );
       return "new";
     } catch (err) {
       if (!isConditionalCheckFailure(err)) throw err;
+      await this.renewSighted(url_id, err, e.now);
     }
     if (!e.lastmod) return "seen";
     try {
@@ -52,7 +72,7 @@ export class FrontierTable implements Frontier {
           Key: { url_id },
           // A new crawl of the URL: its attempts count from zero again (fetch gives up after MAX_FETCH_ATTEMPTS).
           UpdateExpression:
-            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
+            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero, expires_at = :exp REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
           ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: {
@@ -61,6 +81,7 @@ export class FrontierTable implements Frontier {
             ":run": e.run_id,
             ":now": e.now,
             ":zero": 0,
+            ":exp": this.expiresAt(e.now),
           },
         }),
       );
@@ -68,6 +89,36 @@ export class FrontierTable implements Frontier {
     } catch (err) {
       if (isConditionalCheckFailure(err)) return "seen";
       throw err;
+    }
+  }
+
+  /**
+   * Discovery saw a URL it claimed before. A dateless listing is offered again at every run, and only
+   * this item stops a second claim (crawl-settings.ts, DEFAULT_FRONTIER_RETENTION_DAYS): while the URL
+   * stays listed its item is kept, renewed once it is past half its window, so a listed URL costs one
+   * more write per half window, not one per sighting. An item without expires_at (written before the
+   * Frontier expired) gets one.
+   */
+  private async renewSighted(url_id: string, refusal: unknown, now: string): Promise<void> {
+    // The refused write's old item comes back as DynamoDB JSON, whatever client sent it.
+    const old = (refusal as { Item?: Record<string, { N?: string } | undefined> }).Item;
+    const expires = old?.expires_at?.N === undefined ? null : Number(old.expires_at.N);
+    const renewAt = this.expiresAt(now) - this.retentionSeconds / 2;
+    if (old === undefined || (expires !== null && expires > renewAt)) return;
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id },
+          UpdateExpression: "SET expires_at = :exp",
+          // Never shortens a window another write has just extended.
+          ConditionExpression:
+            "attribute_exists(url_id) AND (attribute_not_exists(expires_at) OR expires_at < :exp)",
+          ExpressionAttributeValues: { ":exp": this.expiresAt(now) },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionalCheckFailure(err)) throw err;
     }
   }
 
@@ -136,6 +187,7 @@ export class FrontierTable implements Frontier {
       reason: null,
       detail: null,
       updated_at: r.now,
+      expires_at: this.expiresAt(r.now),
     });
   }
 
@@ -148,6 +200,7 @@ export class FrontierTable implements Frontier {
       detail: f.detail.slice(0, 1000),
       http_status: f.http_status,
       updated_at: f.now,
+      expires_at: this.expiresAt(f.now),
     });
   }
 

@@ -9,9 +9,29 @@ const flag = z.pipe(
   z.transform((v) => v === "true" || v === "1"),
 );
 
-/** Days an article stays findable in the LSH buckets: news is syndicated within days, and older
- * entries mostly cost storage. */
-export const DEFAULT_LSH_RETENTION_DAYS = 90;
+/**
+ * Days an article stays findable in the LSH buckets (and its Fingerprints item lives). Syndicated copies
+ * come within hours: on the dedup evaluation corpus (1,248 copies of 252 stories) every copy came within
+ * 0.63 days of its story's first document, and the demo web's pick-ups within hours, so 7, 14 or 30 days
+ * lose no copy there (90 did not either). 30 = the hot window: a copy matched later than that would have
+ * to join a story whose Clusters items have expired into the archive, so a longer window buys nothing and
+ * costs the fingerprints' and buckets' storage (a third of 90 days'). docs/dataset.md, "Retention".
+ */
+export const DEFAULT_LSH_RETENTION_DAYS = 30;
+
+/**
+ * Days a Frontier item lives after its last write, or after discovery last saw its URL listed (a sighting
+ * past half the window renews it: frontier-table.ts). Discovery offers a URL again only while its listing
+ * has no date, or its date is at or after the source's last successful run (discover-source.ts; a news
+ * sitemap entry older than the 3-day news window never): a dated URL reaches the Frontier once more at
+ * most, at the next run, and a new lastmod is a re-fetch as it should be. A dateless URL is offered at
+ * every run while it is listed, and only its item stops a second claim: sightings keep the item while the
+ * listing lasts, so the window only needs to outlast the longest gap between two sightings (a source's
+ * cadence, a discovery outage) and a fetch message's life: 4 days in the fetch queue plus 14 in its DLQ
+ * awaiting a redrive (infra/topology.ts; a test holds the window above them). 30 days also keep the
+ * table at a month of URLs.
+ */
+export const DEFAULT_FRONTIER_RETENTION_DAYS = 30;
 
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),
@@ -28,6 +48,11 @@ export const crawlSettingsSchema = z.object({
   STORYTRAIL_LSH_RETENTION_DAYS: z._default(
     z.coerce.number().check(z.int(), z.gte(1)),
     DEFAULT_LSH_RETENTION_DAYS,
+  ),
+  /** Days a Frontier item lives after its last write or sighting (discover and fetch λ). */
+  STORYTRAIL_FRONTIER_RETENTION_DAYS: z._default(
+    z.coerce.number().check(z.int(), z.gte(1)),
+    DEFAULT_FRONTIER_RETENTION_DAYS,
   ),
   /** The clock's start for local runs, replays and tests (clock.ts); the wall clock when unset. */
   STORYTRAIL_NOW: z.optional(z.iso.datetime({ offset: true })),

@@ -26,6 +26,29 @@ const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(
 /** The stack's CloudFormation outputs that name a resource: the CLI finds a deployed table by them. */
 export const outputNames = {
   table: (t: TableName) => `${pascal(t)}TableName`,
+  datasetDatabase: "DatasetDatabaseName",
+  datasetWorkGroup: "DatasetWorkGroupName",
+} as const;
+
+/** The archive's tables: Parquet files under `dataset/<table>/dt=YYYY-MM-DD/` (docs/dataset.md). */
+export type DatasetTableName = "articles" | "stories";
+export const datasetTableNames: readonly DatasetTableName[] = ["articles", "stories"];
+
+/** Where the archive lives: in the stack's raw bucket, and under a local run's `DIR/` (the same keys). */
+export const datasetKeys = {
+  /** A day's Parquet files of one table. */
+  day: (t: DatasetTableName, dt: string) => `dataset/${t}/dt=${dt}/`,
+  /** The Hive symlink lists Athena reads (it cannot read a manifest): `<prefix>dt=YYYY-MM-DD/symlink.txt`. */
+  athenaSymlinks: (t: DatasetTableName) => `dataset/_athena/${t}/`,
+} as const;
+
+/**
+ * The Glue database (lower case, letters, digits and underscores) and the Athena workgroup of a stack:
+ * derived from its name, so two stacks in one account keep their own.
+ */
+export const catalogNames = {
+  database: (stackName: string) => `${stackName.toLowerCase().replace(/[^a-z0-9_]/g, "_")}_dataset`,
+  workGroup: (stackName: string) => `${stackName}-dataset`,
 } as const;
 
 /** Articles by the UTC day they were collected (sort key collected_at): the quality λ reads one day

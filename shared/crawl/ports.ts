@@ -36,6 +36,9 @@ export interface FrontierEntry {
   readonly http_status?: number | null;
   readonly etag?: string | null;
   readonly last_modified?: string | null;
+  /** When DynamoDB's TTL deletes the item (epoch seconds): the Frontier retention after its last write or
+   * sighting; absent on items written before the Frontier expired. */
+  readonly expires_at?: number;
 }
 
 export type ClaimResult = "new" | "updated" | "seen";

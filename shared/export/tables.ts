@@ -2,6 +2,7 @@
  * The exported tables' columns, declared once: every format writes these names in this order, and
  * each column's kind decides its Parquet type and its CSV spelling.
  */
+import type { DatasetTableName } from "../config/resource-names";
 import type { ArticleRow, Dataset, StoryRow } from "./dataset";
 
 /** `json` columns hold lists or objects: nested in JSONL, JSON text in CSV, Parquet's JSON type. */
@@ -13,6 +14,9 @@ export interface Column {
 }
 
 type Columns<R> = { readonly [K in keyof R]-?: ColumnKind };
+
+const columnList = (c: Record<string, ColumnKind>): Column[] =>
+  Object.entries(c).map(([name, kind]) => ({ name, kind }));
 
 const articleColumns: Columns<ArticleRow> = {
   article_id: "string",
@@ -64,26 +68,29 @@ const storyColumns: Columns<StoryRow> = {
   updated_at: "timestamp",
 };
 
+/** Each exported table's columns, in order: the archive's Parquet and its Glue tables have exactly these. */
+export const datasetColumns: Readonly<Record<DatasetTableName, readonly Column[]>> = {
+  articles: columnList(articleColumns),
+  stories: columnList(storyColumns),
+};
+
 export interface Table {
   /** The file's base name, the same in every format (`articles.jsonl`, `articles.parquet`, …). */
-  readonly name: "articles" | "stories";
+  readonly name: DatasetTableName;
   readonly columns: readonly Column[];
   readonly rows: readonly Record<string, unknown>[];
 }
-
-const columnList = (c: Record<string, ColumnKind>): Column[] =>
-  Object.entries(c).map(([name, kind]) => ({ name, kind }));
 
 export function datasetTables(d: Dataset): Table[] {
   return [
     {
       name: "articles",
-      columns: columnList(articleColumns),
+      columns: datasetColumns.articles,
       rows: d.articles as unknown as Record<string, unknown>[],
     },
     {
       name: "stories",
-      columns: columnList(storyColumns),
+      columns: datasetColumns.stories,
       rows: d.stories as unknown as Record<string, unknown>[],
     },
   ];

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BACKFILL } from "../../infra/backfill-settings";
+import { DEFAULT_DATASET } from "../../infra/dataset-settings";
 import { DEPLOYABLE_SETTINGS, deploySettings, settingsContext } from "../../infra/deploy-settings";
 
 const AGENT = "examplebot/1.0 (+https://ops.example/crawler)";
@@ -70,6 +71,7 @@ describe("deploySettings: the deployment's own options", () => {
       alarm_https_endpoints: ["https://events.pagerduty.example/integration/x/enqueue"],
       tracing: true,
       backfill: DEFAULT_BACKFILL,
+      dataset: DEFAULT_DATASET,
     });
     expect(Object.keys(s.env)).toEqual(["STORYTRAIL_USER_AGENT"]);
     expect(s.warnings).toEqual([]);
@@ -82,6 +84,7 @@ describe("deploySettings: the deployment's own options", () => {
       alarm_https_endpoints: [],
       tracing: false,
       backfill: DEFAULT_BACKFILL,
+      dataset: DEFAULT_DATASET,
     });
     expect(s.warnings).toEqual([expect.stringContaining("no alarm subscriber")]);
   });

@@ -98,42 +98,49 @@ describe("tables", () => {
     template.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 0);
   });
 
-  it.each(tableNames)("%s: keys, on-demand, PITR, AWS-managed encryption, retained", (name: TableName) => {
-    const spec = topology.tables[name];
-    const table = resources[logicalId(stack.tables[name])]!;
-    expect(table.DeletionPolicy).toBe("Retain");
-    const keys = [
-      { AttributeName: spec.partitionKey.name, KeyType: "HASH" },
-      ...(spec.sortKey ? [{ AttributeName: spec.sortKey.name, KeyType: "RANGE" }] : []),
-    ];
-    expect(table.Properties).toMatchObject({
-      KeySchema: keys,
-      BillingMode: "PAY_PER_REQUEST",
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-      SSESpecification: { SSEEnabled: true },
-    });
-    const indexes = Object.entries(spec.indexes ?? {});
-    const indexKeys = indexes.flatMap(([, x]) => [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])]);
-    expect(table.Properties.AttributeDefinitions).toEqual(
-      [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : []), ...indexKeys].map((k) => ({
-        AttributeName: k.name,
-        AttributeType: k.type,
-      })),
-    );
-    expect(table.Properties.GlobalSecondaryIndexes ?? []).toEqual(
-      indexes.map(([IndexName, x]) => ({
-        IndexName,
-        KeySchema: [
-          { AttributeName: x.partitionKey.name, KeyType: "HASH" },
-          ...(x.sortKey ? [{ AttributeName: x.sortKey.name, KeyType: "RANGE" }] : []),
-        ],
-        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...x.include] },
-      })),
-    );
-    expect((table.Properties.StreamSpecification as { StreamViewType?: string })?.StreamViewType).toBe(
-      spec.stream,
-    );
-  });
+  it.each(tableNames)(
+    "%s: keys, on-demand, its PITR, TTL and class, AWS-managed encryption, retained",
+    (name: TableName) => {
+      const spec = topology.tables[name];
+      const table = resources[logicalId(stack.tables[name])]!;
+      expect(table.DeletionPolicy).toBe("Retain");
+      const keys = [
+        { AttributeName: spec.partitionKey.name, KeyType: "HASH" },
+        ...(spec.sortKey ? [{ AttributeName: spec.sortKey.name, KeyType: "RANGE" }] : []),
+      ];
+      expect(table.Properties).toMatchObject({
+        KeySchema: keys,
+        BillingMode: "PAY_PER_REQUEST",
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: spec.backup.pointInTimeRecovery },
+        SSESpecification: { SSEEnabled: true },
+        TableClass: spec.tableClass,
+      });
+      expect(table.Properties.TimeToLiveSpecification).toEqual(
+        spec.timeToLiveAttribute ? { AttributeName: spec.timeToLiveAttribute, Enabled: true } : undefined,
+      );
+      const indexes = Object.entries(spec.indexes ?? {});
+      const indexKeys = indexes.flatMap(([, x]) => [x.partitionKey, ...(x.sortKey ? [x.sortKey] : [])]);
+      expect(table.Properties.AttributeDefinitions).toEqual(
+        [spec.partitionKey, ...(spec.sortKey ? [spec.sortKey] : []), ...indexKeys].map((k) => ({
+          AttributeName: k.name,
+          AttributeType: k.type,
+        })),
+      );
+      expect(table.Properties.GlobalSecondaryIndexes ?? []).toEqual(
+        indexes.map(([IndexName, x]) => ({
+          IndexName,
+          KeySchema: [
+            { AttributeName: x.partitionKey.name, KeyType: "HASH" },
+            ...(x.sortKey ? [{ AttributeName: x.sortKey.name, KeyType: "RANGE" }] : []),
+          ],
+          Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...x.include] },
+        })),
+      );
+      expect((table.Properties.StreamSpecification as { StreamViewType?: string })?.StreamViewType).toBe(
+        spec.stream,
+      );
+    },
+  );
 
   it("streams the clusters table with new and old images, and outputs its stream ARN", () => {
     template.hasResourceProperties("AWS::DynamoDB::Table", {
@@ -395,6 +402,8 @@ describe("raw bucket", () => {
             AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
             Status: "Enabled",
           },
+          // Athena's query results (infra/dataset-catalog.ts).
+          { Prefix: "athena-results/", ExpirationInDays: 30, Status: "Enabled" },
         ],
       },
     });
@@ -495,6 +504,7 @@ describe("stack", () => {
     for (const t of tableNames) expect(outputs).toContain(`${t[0]!.toUpperCase()}${t.slice(1)}TableName`);
     for (const q of queueNames) expect(outputs).toContain(`${q[0]!.toUpperCase()}${q.slice(1)}QueueUrl`);
     expect(outputs).toContain("RawBucketName");
+    expect(outputs).toEqual(expect.arrayContaining(["DatasetDatabaseName", "DatasetWorkGroupName"]));
   });
 
   it("is environment-agnostic", () => {

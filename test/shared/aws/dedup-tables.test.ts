@@ -152,9 +152,9 @@ describe("DynamoDedupStore", () => {
     }
   });
 
-  it("files bucket entries with their candidate digest and a TTL of the retention period", async () => {
+  it("files bucket entries, and writes the fingerprint item, with a TTL of the LSH retention from the store's clock", async () => {
     const nowMs = Date.parse("2026-12-02T00:00:00Z");
-    const { clients, res, store } = await freshStore({ bucketRetentionDays: 30, nowMs: () => nowMs });
+    const { clients, res, store } = await freshStore({ lshRetentionDays: 30, nowMs: () => nowMs });
     try {
       await addArticle(store, corpus[0]!);
       const keys = articleBandKeys(corpus[0]!.fingerprint);
@@ -166,6 +166,12 @@ describe("DynamoDedupStore", () => {
         // Each entry carries the article's candidate digest, and a look-up returns it.
         expect(i.digest).toEqual(digest);
       }
+      // The fingerprint expires with its bucket entries: nothing reads it but through them.
+      const fingerprints =
+        (await clients.doc.send(new ScanCommand({ TableName: res.tables.fingerprints }))).Items ?? [];
+      expect(fingerprints.map((f) => [f.article_id, f.expires_at])).toEqual([
+        [corpus[0]!.article_id, nowMs / 1000 + 30 * 86_400],
+      ]);
       const hits = await store.queryBuckets(keys, 10);
       expect(hits.ids).toEqual([corpus[0]!.article_id]);
       expect(hits.digests.get(corpus[0]!.article_id)).toEqual(digest);

@@ -121,3 +121,89 @@ describe("FrontierTable delivery notes", () => {
     }
   });
 });
+
+describe("FrontierTable expiry (TTL expires_at, epoch seconds, from the caller's clock)", () => {
+  const DAY = 86_400;
+  const epoch = (iso: string) => Date.parse(iso) / 1000;
+  const at = (days: number) => new Date(Date.parse(NOW) + days * DAY * 1000).toISOString();
+
+  async function fresh(name: string) {
+    const clients = makeClients(inject("endpoints"));
+    const res = await createLocalResources(clients, uniquePrefix(name));
+    const frontier = new FrontierTable(clients.doc, res.tables.frontier, { retentionDays: 30 });
+    const claim = (url: string, lastmod: string | null, now: string, run_id = `r-${now}`) =>
+      frontier.claim({ url, source_id: "s", run_id, lastmod, now });
+    const expiry = async (url: string) => (await frontier.get(url))?.expires_at;
+    return { frontier, claim, expiry, close: () => destroyClients(clients) };
+  }
+
+  it("sets the window from each write: the claim, the fetch outcome and a failure", async () => {
+    const { frontier, claim, expiry, close } = await fresh("frontier-ttl-writes");
+    try {
+      expect(await claim(URL_A, null, NOW)).toBe("new");
+      expect(await expiry(URL_A)).toBe(epoch(NOW) + 30 * DAY);
+      await frontier.markFetched(URL_A, {
+        article_id: "x",
+        http_status: 200,
+        etag: null,
+        last_modified: null,
+        now: at(2),
+      });
+      expect(await expiry(URL_A)).toBe(epoch(at(2)) + 30 * DAY);
+      const URL_B = "https://news.example/b";
+      await claim(URL_B, null, NOW);
+      await frontier.markFailed(URL_B, { reason: "timeout", detail: "t", http_status: null, now: at(3) });
+      expect(await expiry(URL_B)).toBe(epoch(at(3)) + 30 * DAY);
+    } finally {
+      close();
+    }
+  });
+
+  it("claims a fetched URL again on a newer lastmod, with a new window, and never on an unchanged one", async () => {
+    const { frontier, claim, close } = await fresh("frontier-ttl-lastmod");
+    try {
+      await claim(URL_A, "2026-12-04T10:00:00.000Z", NOW);
+      await frontier.markFetched(URL_A, {
+        article_id: "x",
+        http_status: 200,
+        etag: null,
+        last_modified: null,
+        now: NOW,
+      });
+      expect(await claim(URL_A, "2026-12-04T10:00:00.000Z", at(1))).toBe("seen");
+      expect(await claim(URL_A, "2026-12-06T08:00:00.000Z", at(20))).toBe("updated");
+      expect(await frontier.get(URL_A)).toMatchObject({
+        status: "queued",
+        expires_at: epoch(at(20)) + 30 * DAY,
+      });
+    } finally {
+      close();
+    }
+  });
+
+  it("keeps a URL that stays listed: a sighting past half the window renews it, an earlier one writes nothing", async () => {
+    const { frontier, claim, expiry, close } = await fresh("frontier-ttl-sighting");
+    try {
+      await claim(URL_A, null, NOW);
+      await frontier.markFetched(URL_A, {
+        article_id: "x",
+        http_status: 200,
+        etag: null,
+        last_modified: null,
+        now: NOW,
+      });
+      // Day 10: two thirds of the window left, nothing written.
+      expect(await claim(URL_A, null, at(10))).toBe("seen");
+      expect(await expiry(URL_A)).toBe(epoch(NOW) + 30 * DAY);
+      // Day 16: under half left, renewed from the sighting; the item is otherwise unchanged.
+      expect(await claim(URL_A, null, at(16))).toBe("seen");
+      expect(await frontier.get(URL_A)).toMatchObject({
+        status: "fetched",
+        updated_at: NOW,
+        expires_at: epoch(at(16)) + 30 * DAY,
+      });
+    } finally {
+      close();
+    }
+  });
+});
