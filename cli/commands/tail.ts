@@ -39,6 +39,7 @@ function describeEvent(e: ClusterStreamEvent): string {
     case "story_merged":
       return `${head} → ${e.into}`;
     case "story_removed":
+    case "story_expired":
       return head;
     case "member_added":
     case "member_updated":
@@ -46,11 +47,13 @@ function describeEvent(e: ClusterStreamEvent): string {
     case "member_moved":
       return `${head} ${e.member.publication}: ${e.member.url} (from ${e.from})`;
     case "member_removed":
+    case "member_expired":
       return `${head} article ${e.article_id}`;
     case "outlet_added":
     case "outlet_updated":
       return `${head} ${e.outlet.publication} carried it at ${e.outlet.carried_at}`;
     case "outlet_removed":
+    case "outlet_expired":
       return `${head} outlet ${e.source_id}`;
     case "unknown":
       return `${head} item ${e.item}`;

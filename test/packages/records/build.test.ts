@@ -105,7 +105,7 @@ console.log(JSON.stringify({
       v2Body: "Der Hafen ist wieder offen.",
       storedBody: "wieder",
       config: true,
-      version: 7,
+      version: 8,
       type: "story_created",
       stories: ["c-a1"],
       rejectsSeconds: true,
