@@ -181,6 +181,8 @@ export const topology: Topology = {
       partitionKey: { name: "cluster_id", type: "S" },
       sortKey: { name: "item", type: "S" },
       stream: "NEW_AND_OLD_IMAGES",
+      // Member and outlet items expire once archived (issue 40); their REMOVEs reach consumers as expiries.
+      timeToLiveAttribute: "expires_at",
       description: "Story clusters: a summary item and one member item per article. Streamed to consumers.",
     },
   },
