@@ -9,7 +9,11 @@
  */
 import * as z from "zod/mini";
 
-/** 7: dedup no longer writes a story item per article in the Fingerprints table (key story#<article_id>);
+/** 8: the hot tables expire (DynamoDB TTL, attribute `expires_at` in epoch seconds, set on Clusters member
+ * and outlet items and Articles items once the archive holds them), and the Clusters stream carries their
+ * expiries: a REMOVE whose userIdentity is the DynamoDB service (shared/consumer/ttl-deletion.ts), which
+ * decodes as `story_expired`, `member_expired` or `outlet_expired`, never as a removal or a merge. The
+ * items' fields are as in 7. 7: dedup no longer writes a story item per article in the Fingerprints table (key story#<article_id>);
  * an article's story is its fingerprint item's first_cluster_id followed through the summaries'
  * merged_into (shared/aws/fingerprint-item.ts articleStories), or the member item on the Clusters
  * stream. Every other record is as in 6. 6: the article carries `date_order_flag`: "swapped" when the page's other dates settled a numeric
@@ -21,14 +25,14 @@ import * as z from "zod/mini";
  * with `body_encoding: "gzip"` (shared/consumer/article-item.ts decodes it). 2: millisecond instants,
  * source_id on members and outlets, outlets keyed by source_id, `revision` for `version`, optional
  * fields always present, retired clusters lose their outlet items. */
-export const RECORD_VERSION = 7;
+export const RECORD_VERSION = 8;
 
 /** The versions the schemas and decoders read: 2 and 3 differ only in how the Articles item stores
  * the body, which `decodeArticleItem` reads both ways, 4 only adds `published_at_structured`, and 5
  * only adds `headline_declared`, `kicker` and `credit`, which it reads as null (credit: empty) on older
- * items, 6 only adds `date_order_flag`, null on older items, and 7 changes only the Fingerprints table;
- * every writer writes RECORD_VERSION. */
-export const READ_RECORD_VERSIONS = [2, 3, 4, 5, 6, RECORD_VERSION] as const;
+ * items, 6 only adds `date_order_flag`, null on older items, 7 changes only the Fingerprints table, and 8
+ * only adds expiries to the stream (items of 7 expire alike); every writer writes RECORD_VERSION. */
+export const READ_RECORD_VERSIONS = [2, 3, 4, 5, 6, 7, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
 const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;

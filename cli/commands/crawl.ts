@@ -203,6 +203,15 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       // A run stopped mid-request left its host taken until the lease ran out (35 s); none of it is out.
       const freed = await runtime.freeAbandonedHosts();
       if (freed) log(`freed ${freed} hosts a stopped run had taken`);
+      // DynamoDB Local never expires items: what DynamoDB's TTL would have deleted by the run's clock
+      // goes now, each a REMOVE with the TTL's userIdentity on the Clusters stream (ttl-sweeper.ts).
+      const expired = await runtime.sweepExpired(clockFrom(settings.STORYTRAIL_NOW)());
+      if (Object.keys(expired).length > 0)
+        log(
+          `expired ${Object.entries(expired)
+            .map(([t, n]) => `${n} ${t} items`)
+            .join(", ")} (TTL)`,
+        );
       // One run per invocation (Lambda's default, the UTC hour, would merge two local runs' counts).
       const runId = opts.runId ?? `local-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
       log("discovering …");

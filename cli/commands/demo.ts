@@ -135,6 +135,8 @@ async function demo(opts: DemoOptions): Promise<void> {
     // Work a stopped demo left queued is done by this run (its Frontier items wait for it).
     const queuesDir = join(dataDir, "sqs");
     await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+    // What DynamoDB's TTL would have deleted by the run's clock goes first (ttl-sweeper.ts).
+    await runtime.sweepExpired(clockFrom(clockStart)());
     const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("crawling …");
     const discovery = await settleOrAbandon(

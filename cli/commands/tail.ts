@@ -7,7 +7,8 @@
  * DynamoDB Local (the crawl leaves its endpoints in the directory); otherwise it opens the directory.
  * An import's directory holds the embedded store, which keeps no stream: tail prints its stories as
  * the INSERT records a stream replayed from the start would carry (infra/local/store-stream.ts), and
- * exits, there being nothing to follow.
+ * exits, there being nothing to follow. Items a local run's TTL sweep deleted are REMOVEs with the
+ * userIdentity of a TTL deletion, as on AWS: `member_expired`, `outlet_expired`, `story_expired`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +40,7 @@ function describeEvent(e: ClusterStreamEvent): string {
     case "story_merged":
       return `${head} → ${e.into}`;
     case "story_removed":
+    case "story_expired":
       return head;
     case "member_added":
     case "member_updated":
@@ -46,11 +48,13 @@ function describeEvent(e: ClusterStreamEvent): string {
     case "member_moved":
       return `${head} ${e.member.publication}: ${e.member.url} (from ${e.from})`;
     case "member_removed":
+    case "member_expired":
       return `${head} article ${e.article_id}`;
     case "outlet_added":
     case "outlet_updated":
       return `${head} ${e.outlet.publication} carried it at ${e.outlet.carried_at}`;
     case "outlet_removed":
+    case "outlet_expired":
       return `${head} outlet ${e.source_id}`;
     case "unknown":
       return `${head} item ${e.item}`;
@@ -139,6 +143,8 @@ async function tail(opts: TailOptions): Promise<number> {
     { subscribeStream },
     { decodeClusterStreamRecord },
     { isMissingTable, NotARunError },
+    { TtlDeletionLog, ttlDeletionsTable },
+    { topology },
   ] = await Promise.all([
     import("@aws-sdk/client-dynamodb"),
     import("../../shared/aws/clients"),
@@ -147,6 +153,8 @@ async function tail(opts: TailOptions): Promise<number> {
     import("../../infra/local/stream-driver"),
     import("../../shared/consumer/decode-stream-record"),
     import("../../infra/local/not-a-run-error"),
+    import("../../infra/local/ttl-deletions"),
+    import("../../infra/topology"),
   ]);
 
   // A running crawl's DynamoDB Local, if it answers; else our own on the directory.
@@ -181,7 +189,15 @@ async function tail(opts: TailOptions): Promise<number> {
       async ({ Records }) => {
         for (const r of Records) if (!printRecord(r, opts, decodeClusterStreamRecord, log)) failed++;
       },
-      { from: opts.from === "now" ? "LATEST" : "TRIM_HORIZON", region: "us-east-1" },
+      {
+        from: opts.from === "now" ? "LATEST" : "TRIM_HORIZON",
+        region: "us-east-1",
+        // The run's TTL sweeps are expiries on the stream, as on AWS (infra/local/ttl-sweeper.ts).
+        ttlDeletions: new TtlDeletionLog(clients, ttlDeletionsTable(LOCAL_PREFIX)).lookup(
+          table,
+          topology.tables.clusters,
+        ),
+      },
     );
     await subscription.flush();
     if (!opts.once) {

@@ -30,6 +30,10 @@ async function onEvent(event: ClusterStreamEvent): Promise<void> {
       // Whatever you keyed by event.cluster_id now belongs to event.into (which may merge on later).
       logger.info("story merged", { cluster_id: event.cluster_id, into: event.into });
       return;
+    case "member_expired":
+    case "outlet_expired":
+      // DynamoDB's TTL took an archived item out of the hot table: the story still counts it.
+      return;
     default:
       return; // members, outlets, unknown kinds: not needed here
   }

@@ -39,6 +39,8 @@ import { localLambdaContext } from "./lambda-context";
 import { createLocalResources, type LocalResources } from "./resources";
 import { pumpOnce, type SqsHandler } from "./sqs-driver";
 import { type StreamConsumer, type StreamSubscription, subscribeStream } from "./stream-driver";
+import { TtlDeletionLog, ttlDeletionsTable } from "./ttl-deletions";
+import { type SweepCounts, sweepExpired } from "./ttl-sweeper";
 
 const REGION = "us-east-1";
 
@@ -325,7 +327,17 @@ export class LocalRuntime {
     );
     const arn = desc.Table?.LatestStreamArn;
     if (!arn) throw new Error("the clusters table has no stream");
-    return subscribeStream(this.clients.streams, arn, consumer, { from, region: REGION });
+    const ttlDeletions = this.ttlLog().lookup(this.resources.tables.clusters, topology.tables.clusters);
+    return subscribeStream(this.clients.streams, arn, consumer, { from, region: REGION, ttlDeletions });
+  }
+
+  /** Deletes what DynamoDB's TTL would have by `now`, the run's clock (ttl-sweeper.ts); per table. */
+  sweepExpired(now: Date): Promise<SweepCounts> {
+    return sweepExpired(this.clients, this.resources.tables, this.ttlLog(), now);
+  }
+
+  private ttlLog(): TtlDeletionLog {
+    return new TtlDeletionLog(this.clients, ttlDeletionsTable(this.opts.prefix));
   }
 
   private async *scan(

@@ -1,6 +1,8 @@
 /**
  * Reads a DynamoDB stream the way a Lambda stream trigger does (every shard, in order, including the
- * shards that replace closed ones) and hands each batch to a consumer as a DynamoDBStreamEvent.
+ * shards that replace closed ones) and hands each batch to a consumer as a DynamoDBStreamEvent. The
+ * REMOVE records that `ttlDeletions` names (the local TTL sweep's: ttl-sweeper.ts) get the userIdentity
+ * AWS gives a TTL deletion, which DynamoDB Local's own records lack.
  */
 import {
   type _Record,
@@ -10,6 +12,7 @@ import {
   GetShardIteratorCommand,
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { TTL_DELETION_IDENTITY } from "../../shared/consumer/ttl-deletion";
 
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<void>;
 
@@ -19,7 +22,10 @@ export interface StreamSubscription {
   stop(): Promise<void>;
 }
 
-function toRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord {
+/** Of a batch of stream records, the SequenceNumbers of the REMOVEs that are TTL deletions. */
+export type TtlDeletionLookup = (records: readonly _Record[]) => Promise<ReadonlySet<string>>;
+
+function toRecord(r: _Record, streamArn: string, region: string, expired: boolean): DynamoDBRecord {
   const d = r.dynamodb ?? {};
   const created = d.ApproximateCreationDateTime;
   return {
@@ -38,6 +44,7 @@ function toRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord
       SizeBytes: d.SizeBytes,
       StreamViewType: d.StreamViewType as never,
     },
+    ...(expired ? { userIdentity: { ...TTL_DELETION_IDENTITY } } : {}),
   };
 }
 
@@ -45,7 +52,13 @@ export function subscribeStream(
   streams: DynamoDBStreamsClient,
   streamArn: string,
   consumer: StreamConsumer,
-  opts: { from: "TRIM_HORIZON" | "LATEST"; region: string; pollMs?: number },
+  opts: {
+    from: "TRIM_HORIZON" | "LATEST";
+    region: string;
+    pollMs?: number;
+    /** Which REMOVEs the local TTL sweep made (none without it). */
+    ttlDeletions?: TtlDeletionLookup;
+  },
 ): StreamSubscription {
   const iterators = new Map<string, string | null>();
   const lastSequence = new Map<string, string>();
@@ -101,7 +114,12 @@ export function subscribeStream(
       iterators.set(shardId, out.NextShardIterator ?? null);
       const records = out.Records ?? [];
       if (records.length > 0) {
-        await consumer({ Records: records.map((r) => toRecord(r, streamArn, opts.region)) });
+        const expired = (await opts.ttlDeletions?.(records)) ?? new Set<string>();
+        await consumer({
+          Records: records.map((r) =>
+            toRecord(r, streamArn, opts.region, expired.has(r.dynamodb?.SequenceNumber ?? "")),
+          ),
+        });
         delivered += records.length;
         const seq = records[records.length - 1]?.dynamodb?.SequenceNumber;
         if (seq) lastSequence.set(shardId, seq);

@@ -1,7 +1,10 @@
 /**
  * One Clusters-table stream record (DynamoDB JSON, as Lambda, EventBridge Pipes or the Streams API
  * deliver it) → one typed event. An INSERT has no OldImage and a REMOVE no NewImage; a REMOVE is
- * decoded from its Keys when the stream carries no OldImage. Images are checked against the record
+ * decoded from its Keys when the stream carries no OldImage, and a REMOVE that DynamoDB's Time to Live
+ * made (its userIdentity names the service: ttl-deletion.ts) is an expiry, never a removal: the item
+ * left the hot table after the archive took it, and the story it belongs to is not changed by that.
+ * Images are checked against the record
  * schemas; a record of a version it does not read (READ_RECORD_VERSIONS), or a malformed one, is a StreamRecordError naming the
  * record, never a silently wrong event.
  *
@@ -20,12 +23,15 @@ import {
   READ_RECORD_VERSIONS,
 } from "../records";
 import { StreamRecordError, type StreamRecordErrorCode } from "./stream-record-error";
+import { isTtlDeletion } from "./ttl-deletion";
 import { AttributeValueError, unmarshallImage } from "./unmarshall-image";
 
 /** The parts of a DynamoDB stream record the decoder reads (aws-lambda's DynamoDBRecord fits). */
 export interface ClusterStreamRecord {
   readonly eventID?: string | undefined;
   readonly eventName?: string | undefined;
+  /** Present on a REMOVE made by DynamoDB's TTL: `{ type: "Service", principalId: "dynamodb.amazonaws.com" }`. */
+  readonly userIdentity?: unknown;
   readonly dynamodb?:
     | {
         readonly ApproximateCreationDateTime?: number | undefined;
@@ -69,6 +75,8 @@ export type ClusterStreamEvent = StreamPosition &
       }
     /** Not written by storytrail (summaries are never deleted); an operator's clean-up. */
     | { readonly type: "story_removed"; readonly previous: ClusterSummary | null }
+    /** The summary's TTL ran out (since version 8): it left the hot table, the story was not retired. */
+    | { readonly type: "story_expired"; readonly previous: ClusterSummary | null }
     | { readonly type: "member_added"; readonly member: ClusterMember }
     /** The INSERT half of a merge's move; the REMOVE half is a member_removed under `from`. */
     | { readonly type: "member_moved"; readonly from: string; readonly member: ClusterMember }
@@ -82,6 +90,12 @@ export type ClusterStreamEvent = StreamPosition &
         readonly article_id: string;
         readonly previous: ClusterMember | null;
       }
+    /** The member's TTL ran out (since version 8): the article is archived and still counts in the story. */
+    | {
+        readonly type: "member_expired";
+        readonly article_id: string;
+        readonly previous: ClusterMember | null;
+      }
     | { readonly type: "outlet_added"; readonly outlet: ClusterOutlet }
     /** The outlet's carried_at moved earlier (a copy published earlier was crawled later). */
     | {
@@ -91,6 +105,8 @@ export type ClusterStreamEvent = StreamPosition &
       }
     /** A merge retired the cluster; the winner has the outlet now. */
     | { readonly type: "outlet_removed"; readonly source_id: string; readonly previous: ClusterOutlet | null }
+    /** The outlet item's TTL ran out (since version 8): the outlet still counts in the story. */
+    | { readonly type: "outlet_expired"; readonly source_id: string; readonly previous: ClusterOutlet | null }
     /** An item of a kind this version does not know: ignore it. */
     | { readonly type: "unknown"; readonly item: string }
   );
@@ -201,7 +217,8 @@ function grew(story: ClusterSummary, previous: ClusterSummary | null): boolean {
 
 function decodeSummary(record: ClusterStreamRecord, name: string) {
   const previous = image(record, "summary", "OldImage");
-  if (name === "REMOVE") return { type: "story_removed", previous } as const;
+  if (name === "REMOVE")
+    return { type: isTtlDeletion(record) ? "story_expired" : "story_removed", previous } as const;
   const story = image(record, "summary", "NewImage");
   if (!story)
     throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
@@ -213,7 +230,11 @@ function decodeSummary(record: ClusterStreamRecord, name: string) {
 function decodeMember(record: ClusterStreamRecord, name: string, item: string) {
   const previous = image(record, "member", "OldImage");
   if (name === "REMOVE")
-    return { type: "member_removed", article_id: item.slice("member#".length), previous } as const;
+    return {
+      type: isTtlDeletion(record) ? "member_expired" : "member_removed",
+      article_id: item.slice("member#".length),
+      previous,
+    } as const;
   const member = image(record, "member", "NewImage");
   if (!member)
     throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
@@ -226,7 +247,11 @@ function decodeMember(record: ClusterStreamRecord, name: string, item: string) {
 function decodeOutlet(record: ClusterStreamRecord, name: string, item: string) {
   const previous = image(record, "outlet", "OldImage");
   if (name === "REMOVE")
-    return { type: "outlet_removed", source_id: item.slice("outlet#".length), previous } as const;
+    return {
+      type: isTtlDeletion(record) ? "outlet_expired" : "outlet_removed",
+      source_id: item.slice("outlet#".length),
+      previous,
+    } as const;
   const outlet = image(record, "outlet", "NewImage");
   if (!outlet)
     throw fail(record, "missing_image", "dynamodb.NewImage", "no NewImage (the stream must show new images)");
@@ -272,6 +297,8 @@ export const clusterStreamRecordSchema = z.pipe(
   z.object({
     eventID: z.optional(z.string()),
     eventName: z.enum(["INSERT", "MODIFY", "REMOVE"]),
+    // Kept (an object schema drops what it does not name): it tells a TTL expiry from a delete.
+    userIdentity: z.optional(z.unknown()),
     dynamodb: z.object({
       Keys: z.record(z.string(), z.unknown()),
       NewImage: z.optional(z.record(z.string(), z.unknown())),

@@ -7,6 +7,12 @@
  * - member, outlet: a REMOVE is final (storytrail only deletes them from retired clusters, which
  *   never come back); otherwise a member's newest image wins by stream sequence number (DynamoDB
  *   orders the changes of one item), an outlet's by earliest carried_at (it only moves earlier);
+ * - an expiry (DynamoDB's TTL took the item out of the hot table once the archive held it: *_expired)
+ *   is not a removal: the item leaves the view, but an image written after it (a later sequence, the
+ *   item written again) brings it back. An expired member or outlet still counts in its story (the
+ *   summary's counts are the whole story's), and a story whose members and outlets all expired stays
+ *   live with its summary. A summary that expires leaves `stories()`, but `resolve` still follows its
+ *   `merged_into`;
  * - a story is live while its summary has no `merged_into`; `resolve` follows merge chains
  *   (A→B, then B→C: A resolves to C).
  *
@@ -27,7 +33,15 @@ export interface Story {
 interface ItemState<T> {
   removed: boolean;
   image: T | null;
+  /** The newest stream sequence of any image seen (a member's image is the one at it). */
   sequence: string | null;
+  /** The newest expiry seen: the item is out of the view unless an image is newer than it. */
+  expired: { sequence: string | null } | null;
+}
+
+function liveImage<T>(st: ItemState<T> | undefined): T | null {
+  if (!st || st.removed || !st.image) return null;
+  return st.expired && !newerSequence(st.sequence, st.expired.sequence) ? null : st.image;
 }
 
 /** Stream sequence numbers are decimal strings of any length; null (unknown) counts as oldest. */
@@ -57,9 +71,9 @@ export class StoryView {
   static fromItems(items: Iterable<ClusterRecord>): StoryView {
     const view = new StoryView();
     for (const r of items) {
-      if (r.record_type === "summary") view.putSummary(r);
+      if (r.record_type === "summary") view.putSummary(r, null);
       else if (r.record_type === "member") view.putMember(r, null);
-      else if (r.record_type === "outlet") view.putOutlet(r);
+      else if (r.record_type === "outlet") view.putOutlet(r, null);
     }
     return view;
   }
@@ -70,10 +84,13 @@ export class StoryView {
       case "story_grew":
       case "story_updated":
       case "story_merged":
-        this.putSummary(event.story);
+        this.putSummary(event.story, event.sequence);
         return;
       case "story_removed":
         this.state(this.summaries, event.cluster_id).removed = true;
+        return;
+      case "story_expired":
+        this.expire(this.state(this.summaries, event.cluster_id), event.sequence);
         return;
       case "member_added":
       case "member_moved":
@@ -83,12 +100,18 @@ export class StoryView {
       case "member_removed":
         this.state(this.inner(this.members, event.cluster_id), event.article_id).removed = true;
         return;
+      case "member_expired":
+        this.expire(this.state(this.inner(this.members, event.cluster_id), event.article_id), event.sequence);
+        return;
       case "outlet_added":
       case "outlet_updated":
-        this.putOutlet(event.outlet);
+        this.putOutlet(event.outlet, event.sequence);
         return;
       case "outlet_removed":
         this.state(this.inner(this.outlets, event.cluster_id), event.source_id).removed = true;
+        return;
+      case "outlet_expired":
+        this.expire(this.state(this.inner(this.outlets, event.cluster_id), event.source_id), event.sequence);
         return;
       case "unknown":
         return;
@@ -99,7 +122,9 @@ export class StoryView {
   resolve(cluster_id: string): string {
     let id = cluster_id;
     for (let hops = 0; hops < MAX_CHAIN; hops++) {
-      const next = this.summary(id)?.merged_into;
+      // An expired summary still names what absorbed it.
+      const st = this.summaries.get(id);
+      const next = st && !st.removed ? st.image?.merged_into : null;
       if (!next) return id;
       id = next;
     }
@@ -129,13 +154,15 @@ export class StoryView {
   }
 
   private summary(id: string): ClusterSummary | null {
-    const st = this.summaries.get(id);
-    return st && !st.removed ? st.image : null;
+    return liveImage(this.summaries.get(id));
   }
 
   private live<T>(items: Map<string, ItemState<T>> | undefined): T[] {
     const out: T[] = [];
-    for (const st of items?.values() ?? []) if (!st.removed && st.image) out.push(st.image);
+    for (const st of items?.values() ?? []) {
+      const image = liveImage(st);
+      if (image) out.push(image);
+    }
     return out;
   }
 
@@ -151,15 +178,25 @@ export class StoryView {
   private state<T>(m: Map<string, ItemState<T>>, key: string): ItemState<T> {
     let st = m.get(key);
     if (!st) {
-      st = { removed: false, image: null, sequence: null };
+      st = { removed: false, image: null, sequence: null, expired: null };
       m.set(key, st);
     }
     return st;
   }
 
-  private putSummary(s: ClusterSummary): void {
+  private expire<T>(st: ItemState<T>, sequence: string | null): void {
+    if (!st.expired || newerSequence(sequence, st.expired.sequence)) st.expired = { sequence };
+  }
+
+  /** Keeps the newest sequence of the item's images, which an expiry is compared with. */
+  private seen<T>(st: ItemState<T>, sequence: string | null): void {
+    if (newerSequence(sequence, st.sequence)) st.sequence = sequence;
+  }
+
+  private putSummary(s: ClusterSummary, sequence: string | null): void {
     const st = this.state(this.summaries, s.cluster_id);
     if (!st.image || s.revision > st.image.revision) st.image = s;
+    this.seen(st, sequence);
   }
 
   private putMember(m: ClusterMember, sequence: string | null): void {
@@ -170,8 +207,9 @@ export class StoryView {
     }
   }
 
-  private putOutlet(o: ClusterOutlet): void {
+  private putOutlet(o: ClusterOutlet, sequence: string | null): void {
     const st = this.state(this.inner(this.outlets, o.cluster_id), o.source_id);
     if (!st.image || o.carried_at < st.image.carried_at) st.image = o;
+    this.seen(st, sequence);
   }
 }

@@ -6,7 +6,12 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_PREFIX } from "../../cli/commands/crawl";
+import { startEmulators } from "../../infra/local/emulators";
+import { destroyClients, makeClients } from "../../shared/aws/clients";
 import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
 import { StoryView } from "../../shared/consumer/story-view";
 import { realPageWarc } from "../support/real-page-warc";
@@ -55,6 +60,105 @@ describe("storytrail tail", () => {
     expect(empty.status).not.toBe(0);
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain("no folder");
+  }, 120_000);
+});
+
+describe("storytrail tail after a run's TTL sweep", () => {
+  const dir = mkdtempSync(join(tmpdir(), "storytrail-tail-ttl-"));
+  const T0 = "2027-01-15T12:00:00.000Z";
+  const at = (iso: string, days: number) => Math.floor(Date.parse(iso) / 1000) + days * 86_400;
+  let crawled: { clusters: number; clustered_articles: number };
+  let expiring: { members: string[]; outlet: string; hot: string; story: string };
+  let secondRun: { stderr: string };
+
+  const crawl = (now: string) =>
+    spawnSync(
+      process.execPath,
+      [join(repo, "bin/storytrail.js"), "crawl", "--demo", "--json", "--retry-delay", "0", "--data-dir", dir],
+      { cwd: repo, encoding: "utf8", timeout: 170_000, env: { ...process.env, STORYTRAIL_NOW: now } },
+    );
+
+  beforeAll(async () => {
+    const first = crawl(T0);
+    expect(first.status, first.stderr).toBe(0);
+    crawled = JSON.parse(first.stdout);
+    // The archive's part, by hand: a story's older members and an outlet get an expiry that has passed
+    // by the clock, one member a month on (in the run's DynamoDB Local, as the archive step writes them).
+    // The next run is on the same day, so it finds nothing new that could write them again.
+    const emulators = await startEmulators({ dynamoPath: join(dir, "dynamodb") });
+    const clients = makeClients({ dynamodb: emulators.endpoints.dynamodb }, "us-east-1");
+    try {
+      const TableName = `${LOCAL_PREFIX}clusters`;
+      const items = (await clients.doc.send(new ScanCommand({ TableName }))).Items ?? [];
+      const story = items.find((i) => i.item === "summary" && !i.merged_into && i.article_count >= 3)!;
+      const mine = items.filter((i) => i.cluster_id === story.cluster_id);
+      const members = mine.filter((i) => String(i.item).startsWith("member#")).map((i) => String(i.item));
+      const outlet = String(mine.find((i) => String(i.item).startsWith("outlet#"))?.item);
+      expiring = { members: members.slice(0, 2), outlet, hot: members[2]!, story: String(story.cluster_id) };
+      for (const [item, expires_at] of [
+        ...[...expiring.members, outlet].map((i) => [i, at(T0, -1)] as const),
+        [expiring.hot, at(T0, 30)] as const,
+      ])
+        await clients.doc.send(
+          new UpdateCommand({
+            TableName,
+            Key: { cluster_id: story.cluster_id, item },
+            UpdateExpression: "SET expires_at = :e",
+            ExpressionAttributeValues: { ":e": expires_at },
+          }),
+        );
+    } finally {
+      destroyClients(clients);
+      await emulators.stop();
+    }
+    // The next run's sweep, at its start, expires the three items, not the one a month on.
+    const second = crawl(T0);
+    expect(second.status, second.stderr).toBe(0);
+    secondRun = second;
+  }, 400_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("prints the expired items as expiry events (--json), and the view keeps every story", () => {
+    expect(secondRun.stderr).toMatch(/^expired .*\b3 clusters items\b.* \(TTL\)$/m);
+    const r = cli(["tail", "--data-dir", dir, "--once", "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as ClusterStreamEvent);
+    const ends = events.filter((e) => e.cluster_id === expiring.story && /_(expired|removed)$/.test(e.type));
+    expect(ends.map((e) => e.type).sort()).toEqual(["member_expired", "member_expired", "outlet_expired"]);
+    expect(
+      ends
+        .map((e) =>
+          "article_id" in e ? `member#${e.article_id}` : "source_id" in e ? `outlet#${e.source_id}` : "",
+        )
+        .sort(),
+    ).toEqual([...expiring.members, expiring.outlet].sort());
+    const view = new StoryView();
+    for (const e of events) view.apply(e);
+    expect(view.stories().length).toBe(crawled.clusters);
+    const story = view.story(expiring.story);
+    const kept = story?.members.map((m) => m.item);
+    expect(kept).toContain(expiring.hot);
+    for (const m of expiring.members) expect(kept).not.toContain(m);
+    expect(story?.summary.article_count).toBe((kept?.length ?? 0) + 2);
+    const text = cli(["tail", "--data-dir", dir, "--once"]);
+    expect(text.stdout).toMatch(new RegExp(`^member_expired +${expiring.story} article `, "m"));
+  }, 120_000);
+
+  it("prints the REMOVE records with the TTL's userIdentity (--raw), as a Lambda receives them", () => {
+    const r = cli(["tail", "--data-dir", dir, "--once", "--raw"]);
+    expect(r.status, r.stderr).toBe(0);
+    const removes = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as DynamoDBRecord)
+      .filter((x) => x.eventName === "REMOVE" && x.dynamodb?.Keys?.cluster_id?.S === expiring.story);
+    expect(removes).toHaveLength(3);
+    for (const x of removes)
+      expect(x.userIdentity).toEqual({ type: "Service", principalId: "dynamodb.amazonaws.com" });
   }, 120_000);
 });
 

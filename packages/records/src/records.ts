@@ -8,4 +8,5 @@ export * from "../../../shared/consumer/article-item";
 export * from "../../../shared/consumer/decode-stream-record";
 export * from "../../../shared/consumer/story-view";
 export * from "../../../shared/consumer/stream-record-error";
+export * from "../../../shared/consumer/ttl-deletion";
 export * from "../../../shared/records";

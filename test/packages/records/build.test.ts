@@ -60,7 +60,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as @storytrail/records in plain node, decodes a stream record and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record, a TTL expiry, and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -77,6 +77,9 @@ const v4 = { ...item, record_version: 4, published_at_source: "text", published_
 const v5 = { ...item, record_version: 5, headline_declared: "Hafen: wieder offen", kicker: "Hafen", credit: ["dpa"] };
 const v6 = { ...item, record_version: 6, published_day: "2026-10-11", date_order_flag: "swapped" };
 const older = kit.decodeArticleItem(v4);
+const keys = { cluster_id: { S: event.cluster_id }, item: { S: "member#a9" } };
+const expiry = kit.decodeClusterStreamRecord({ eventID: "e2", eventName: "REMOVE", userIdentity: kit.TTL_DELETION_IDENTITY, dynamodb: { Keys: keys, SequenceNumber: "2" } });
+view.apply(expiry);
 console.log(JSON.stringify({
   v5: [kit.decodeArticleItem(v5).headline_declared, kit.decodeArticleItem(v5).kicker, kit.decodeArticleItem(v5).credit],
   v6: kit.decodeArticleItem(v6).date_order_flag,
@@ -90,6 +93,7 @@ console.log(JSON.stringify({
   config: JSON.stringify(z.config()) === JSON.stringify(before) && z.config().localeError === before.localeError,
   version: kit.RECORD_VERSION,
   type: event.type,
+  expiry: [expiry.type, expiry.article_id],
   stories: view.stories().map((s) => s.summary.cluster_id),
   rejectsSeconds: !bad.success,
 }));`,
@@ -105,8 +109,9 @@ console.log(JSON.stringify({
       v2Body: "Der Hafen ist wieder offen.",
       storedBody: "wieder",
       config: true,
-      version: 7,
+      version: 8,
       type: "story_created",
+      expiry: ["member_expired", "a9"],
       stories: ["c-a1"],
       rejectsSeconds: true,
     });

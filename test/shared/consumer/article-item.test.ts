@@ -61,7 +61,7 @@ const currentItem = () => ({
 describe("the Articles item codec", () => {
   it("writes the current version: the body as gzip bytes with body_encoding, smaller than its text", () => {
     const item = articleItemFields({ ...article, body: BODY.repeat(40) });
-    expect(item.record_version).toBe(7);
+    expect(item.record_version).toBe(8);
     expect(item.body_encoding).toBe("gzip");
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(item.body.byteLength).toBeLessThan(Buffer.byteLength(BODY.repeat(40)) / 10);
@@ -90,8 +90,10 @@ describe("the Articles item codec", () => {
     );
   });
 
-  it("still reads a version 6 item, keeping its record_version", () => {
-    expect(RECORD_VERSION).toBe(7);
+  it("still reads a version 7 and 6 item, keeping its record_version", () => {
+    expect(RECORD_VERSION).toBe(8);
+    const v7 = { ...currentItem(), record_version: 7 };
+    expect(decodeArticleItem(v7)).toEqual({ ...article, record_version: 7 });
     const v6 = { ...currentItem(), record_version: 6 };
     expect(decodeArticleItem(v6)).toEqual({ ...article, record_version: 6 });
   });

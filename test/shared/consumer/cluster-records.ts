@@ -93,3 +93,12 @@ export function streamRecord(
     },
   };
 }
+
+/** The REMOVE that DynamoDB's Time to Live makes when `old`'s expires_at passes: the same record as a
+ * delete's, plus the service as its userIdentity (as AWS documents and a TTL deletion delivers it). */
+export function ttlExpiry(old: ClusterRecord): DynamoDBRecord {
+  return {
+    ...streamRecord("REMOVE", { old: { ...old, expires_at: 1_796_100_000 } }),
+    userIdentity: { type: "Service", principalId: "dynamodb.amazonaws.com" },
+  };
+}

@@ -7,7 +7,7 @@ import {
   decodeClusterStreamRecord,
 } from "../../../shared/consumer/decode-stream-record";
 import { StreamRecordError } from "../../../shared/consumer/stream-record-error";
-import { member, outlet, streamRecord, summary } from "./cluster-records";
+import { member, outlet, streamRecord, summary, ttlExpiry } from "./cluster-records";
 
 /** The StreamRecordError `input` throws (the test fails if it throws anything else, or nothing). */
 function refusal(input: unknown): StreamRecordError {
@@ -90,6 +90,53 @@ describe("decodeClusterStreamRecord", () => {
     });
   });
 
+  it("decodes a REMOVE made by DynamoDB's TTL as an expiry of the summary, member or outlet, never a removal", () => {
+    const m = member("c-a", "a7");
+    const expired = decodeClusterStreamRecord(ttlExpiry(m));
+    expect(expired).toMatchObject({
+      type: "member_expired",
+      cluster_id: "c-a",
+      article_id: "a7",
+      previous: m,
+    });
+    expect(expired.sequence).toMatch(/^\d+$/);
+    const o = outlet("c-a", "harbor");
+    expect(decodeClusterStreamRecord(ttlExpiry(o))).toMatchObject({
+      type: "outlet_expired",
+      source_id: "harbor",
+      previous: o,
+    });
+    // A retired summary expiring is not a merge, nor an operator's delete.
+    const retired = summary("c-b", { merged_into: "c-a", revision: 3 });
+    expect(decodeClusterStreamRecord(ttlExpiry(retired))).toMatchObject({
+      type: "story_expired",
+      cluster_id: "c-b",
+      previous: retired,
+    });
+    // Keys only (no OldImage) still tells an expiry by its userIdentity.
+    const keysOnly = ttlExpiry(m);
+    delete keysOnly.dynamodb?.OldImage;
+    expect(decodeClusterStreamRecord(keysOnly)).toMatchObject({ type: "member_expired", previous: null });
+  });
+
+  it("takes only DynamoDB's own identity for an expiry: another userIdentity or none is a removal", () => {
+    const m = member("c-a", "a7");
+    for (const userIdentity of [
+      undefined,
+      null,
+      "dynamodb.amazonaws.com",
+      { type: "Service", principalId: "lambda.amazonaws.com" },
+      { type: "IAMUser", principalId: "dynamodb.amazonaws.com" },
+    ])
+      expect(
+        decodeClusterStreamRecord({ ...ttlExpiry(m), userIdentity }).type,
+        JSON.stringify(userIdentity),
+      ).toBe("member_removed");
+    // The Powertools schema keeps userIdentity through to the decoder.
+    expect(clusterStreamRecordSchema.parse(ttlExpiry(m)).type).toBe("member_expired");
+    expect(clusterStreamRecordSchema.parse(streamRecord("REMOVE", { old: m })).type).toBe("member_removed");
+  });
+
   it("passes items of unknown kinds through as 'unknown', for consumers to ignore", () => {
     const e = decodeClusterStreamRecord(
       streamRecord("INSERT", { new: { cluster_id: "c-a", item: "note#1" } }),
@@ -97,8 +144,8 @@ describe("decodeClusterStreamRecord", () => {
     expect(e).toEqual(expect.objectContaining({ type: "unknown", item: "note#1" }));
   });
 
-  it("reads the cluster records of versions 2 and 3, which version 4 left unchanged, keeping their version", () => {
-    for (const record_version of [2, 3] as const) {
+  it("reads the cluster records of versions 2, 3 and 7, which later versions left unchanged, keeping their version", () => {
+    for (const record_version of [2, 3, 7] as const) {
       const e = decodeClusterStreamRecord(
         streamRecord("INSERT", { new: summary("c-a", { record_version }) }),
       );

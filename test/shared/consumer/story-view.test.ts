@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-stream-record";
 import { StoryView } from "../../../shared/consumer/story-view";
-import { member, outlet, streamRecord, summary } from "./cluster-records";
+import { member, outlet, streamRecord, summary, ttlExpiry } from "./cluster-records";
 
 /** A merge chain as storytrail writes it: c-c founded, c-b founded, c-b grows, c-c retires into c-b
  * (its member moves, its outlet goes), then c-b retires into c-a. */
@@ -92,5 +92,73 @@ describe("StoryView", () => {
       summary("c-b", { merged_into: "c-a", revision: 4 }),
     ];
     expect(StoryView.fromItems(items).stories()).toEqual(view.stories());
+  });
+
+  it("drops expired members and outlets from the live story without retiring it or changing its counts", () => {
+    const records = chainRecords();
+    const before = viewOf(records).story("c-a")!;
+    // The archive holds c-a's oldest copies: two members and an outlet leave the hot table by TTL.
+    const expiries = [
+      ttlExpiry(member("c-a", "a")),
+      ttlExpiry(member("c-a", "b", { moved_from: "c-b" })),
+      ttlExpiry(outlet("c-a", "s1")),
+      // ...and the retired c-c's summary, whose merged_into still leads to c-a.
+      ttlExpiry(summary("c-c", { merged_into: "c-b", revision: 2 })),
+    ];
+    const view = viewOf([...records, ...expiries]);
+    const a = view.story("c-a");
+    expect(view.stories().map((s) => s.summary.cluster_id)).toEqual(["c-a"]);
+    expect(a?.summary).toEqual(before.summary);
+    expect(a?.summary.article_count).toBe(4);
+    expect(a?.members.map((m) => m.article_id)).toEqual(["b2", "c"]);
+    expect(a?.outlets.map((o) => o.source_id)).toEqual(["s2", "s3"]);
+    expect(view.resolve("c-c")).toBe("c-a");
+    expect(view.story("c-c")?.summary.cluster_id).toBe("c-a");
+    // Whatever the order, with the expiries anywhere among the writes.
+    const all = [...records, ...expiries];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(all, { minLength: all.length }), (order) => {
+        expect(viewOf(order).stories()).toEqual(view.stories());
+      }),
+      { numRuns: 300 },
+    );
+    // The table after the TTL holds exactly what the view shows.
+    const hot = [
+      ...view.stories().flatMap((s) => [s.summary, ...s.members, ...s.outlets]),
+      summary("c-b", { merged_into: "c-a", revision: 4 }),
+    ];
+    expect(StoryView.fromItems(hot).stories()).toEqual(view.stories());
+  });
+
+  it("keeps a story whose every member and outlet expired, and brings back an item written after its expiry", () => {
+    const s = summary("c-x", { article_count: 2, outlet_count: 1 });
+    const m1 = member("c-x", "x1");
+    const m2 = member("c-x", "x2");
+    const o = outlet("c-x", "harbor");
+    const writes = [s, m1, m2, o].map((r) => streamRecord("INSERT", { new: r }));
+    const expiries = [m1, m2, o].map((r) => ttlExpiry(r));
+    const view = viewOf([...writes, ...expiries]);
+    expect(view.stories()).toEqual([{ summary: s, members: [], outlets: [] }]);
+    // The article delivered again after its member expired: dedup writes the member anew.
+    const again = streamRecord("INSERT", { new: m1 });
+    for (const order of [
+      [...writes, ...expiries, again],
+      [again, ...expiries, ...writes],
+    ])
+      expect(viewOf(order).story("c-x")?.members).toEqual([m1]);
+    // A removal stays final, unlike an expiry.
+    const removed = viewOf([...writes, streamRecord("REMOVE", { old: m1 }), again]);
+    expect(removed.story("c-x")?.members).toEqual([m2]);
+  });
+
+  it("takes an expired summary out of the live stories, and a rewritten one back in", () => {
+    const s = summary("c-y");
+    const written = streamRecord("INSERT", { new: s });
+    const expired = ttlExpiry(s);
+    expect(viewOf([written, expired]).stories()).toEqual([]);
+    expect(viewOf([expired, written]).story("c-y")).toBeNull();
+    const grown = summary("c-y", { article_count: 2, revision: 2 });
+    const later = streamRecord("MODIFY", { old: s, new: grown });
+    expect(viewOf([later, expired, written]).story("c-y")?.summary).toEqual(grown);
   });
 });
