@@ -16,9 +16,9 @@
  * day's pages spread over the hosts (host-sizes.ts).
  */
 
-import { slotSpacingMs } from "../shared/aws/host-pace-table";
 import { SQS_MAX_DELAY_MS } from "../shared/aws/queue-sender";
 import { DEFAULT_MIN_HOST_DELAY_MS } from "../shared/fetch/crawl-delay";
+import { slotSpacingMs } from "../shared/fetch/host-slots";
 import type { Observed, Settings } from "./cost-model";
 import { DEFAULT_HOST_SPREAD, zipfHostSizes } from "./host-sizes";
 

@@ -19,8 +19,8 @@
  */
 
 import { FetchQueueReturn } from "../shared/aws/fetch-queue-return";
-import { MAX_WAIT_IN_FUNCTION_MS, slotSpacingMs } from "../shared/aws/host-pace-table";
 import { splitmix32 } from "../shared/dedup/hash";
+import { MAX_WAIT_IN_FUNCTION_MS, slotSpacingMs } from "../shared/fetch/host-slots";
 import { EventHeap } from "./event-heap";
 import { EARLY_BATCH_MS, earlyDeliveriesOf } from "./fetch-batch";
 

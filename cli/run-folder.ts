@@ -48,7 +48,7 @@ function markerKind(dir: string): RunKind | undefined {
 }
 
 /** Whether `dir` holds a run: a crawl's tables, or the embedded store an import made. */
-function holdsRun(dir: string): boolean {
+export function holdsRun(dir: string): boolean {
   return existsSync(join(dir, TABLES_FILE)) || hasLocalStore(dir);
 }
 
@@ -72,6 +72,16 @@ export function claimRunFolder(dataDir: string, kind: RunKind): string {
   return dir;
 }
 
+/**
+ * For a command that adds to whatever run a folder holds (`sources push`): that folder as it is, or, where
+ * there is no run, the folder claimed for a run of `kind` (created, marked) as the command making one would.
+ */
+export function runFolderToAddTo(dataDir: string, kind: RunKind): string {
+  const dir = resolve(dataDir);
+  markerKind(dir);
+  return holdsRun(dir) ? dir : claimRunFolder(dir, kind);
+}
+
 /** Folders below `dir` (the defaults' sub-folders, an older version's `demo/`) that hold a run. */
 function runsBelow(dir: string): string[] {
   const names = new Set([
@@ -82,12 +92,21 @@ function runsBelow(dir: string): string[] {
   return [...names].filter((n) => n && holdsRun(join(dir, n))).map((n) => join(dir, n));
 }
 
+/** The commands that make a run, the first named first in a message. */
+const RUN_MAKERS = [
+  "storytrail crawl --sources FILE",
+  "storytrail demo",
+  "storytrail crawl --demo",
+  "storytrail import",
+] as const;
+
 /**
- * For a command that reads a run (export, report, tail, quality, …): the folder (absolute), once it
- * is known to hold one. Nothing is created: a folder without a run is an InputError that names the
- * command making one there (or the folder below that holds one).
+ * For a command that reads a run (export, report, tail, quality, sources list, …): the folder
+ * (absolute), once it is known to hold one. Nothing is created: a folder without a run is an
+ * InputError that names `makeWith`, the command making one there (then the others), or the folder
+ * below that holds one.
  */
-export function existingRunFolder(dataDir: string): string {
+export function existingRunFolder(dataDir: string, makeWith: string = RUN_MAKERS[0]): string {
   const dir = resolve(dataDir);
   markerKind(dir);
   if (holdsRun(dir)) return dir;
@@ -98,8 +117,9 @@ export function existingRunFolder(dataDir: string): string {
       `${what}; ${below.map(shown).join(" and ")} ${below.length > 1 ? "hold runs" : "holds one"}:\n` +
         `use --data-dir ${shown(below[0]!)}`,
     );
+  const others = RUN_MAKERS.filter((c) => c !== makeWith).map((c) => `\`${c}\``);
   throw new InputError(
-    `${what}: make one with \`storytrail crawl --sources FILE --data-dir ${shown(dir)}\`\n` +
-      `(or \`storytrail demo\`, \`storytrail crawl --demo\`, \`storytrail import\` with --data-dir ${shown(dir)})`,
+    `${what}: make one with \`${makeWith} --data-dir ${shown(dir)}\`\n` +
+      `(or ${others.join(", ")} with --data-dir ${shown(dir)})`,
   );
 }

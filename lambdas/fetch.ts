@@ -19,7 +19,7 @@ import { FetchQueueReturn } from "../shared/aws/fetch-queue-return";
 import { FrontierTable } from "../shared/aws/frontier-table";
 import { awsTarget, type Env, resource } from "../shared/aws/function-env";
 import { functionLogger } from "../shared/aws/function-logger";
-import { HostPaceTable, MAX_WAIT_IN_FUNCTION_MS } from "../shared/aws/host-pace-table";
+import { HostPaceTable } from "../shared/aws/host-pace-table";
 import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender, FetchQueueSender } from "../shared/aws/queue-sender";
@@ -40,6 +40,7 @@ import { type FetchOutcome, TransientFetchError } from "../shared/crawl/fetch-ar
 import { fetchAttempt, recordError, recordKilled } from "../shared/crawl/fetch-attempt";
 import { Shingler } from "../shared/dedup/shingles";
 import { RobotsCache } from "../shared/discover/robots";
+import { MAX_WAIT_IN_FUNCTION_MS } from "../shared/fetch/host-slots";
 import { HttpClient } from "../shared/fetch/http";
 import { pacingHost } from "../shared/fetch/request-pacing";
 import { type FetchMessage, fetchMessageSchema } from "../shared/records";

@@ -2,7 +2,8 @@
  * `storytrail sources`: the configured sources live in the Sources table (the dispatcher reads them
  * there), not in the stack. `push FILE` validates the file, prints what it adds, changes and removes,
  * and applies that (`--dry-run`: prints only); `list`; `remove ID…`. Against a deployed stack
- * (`--stack NAME`, its SourcesTableName output) or a local run's data directory (`--data-dir`).
+ * (`--stack NAME`, its SourcesTableName output) or a local run's data directory (`--data-dir`): `list`
+ * and `remove` read a run as `export` does (none there: exit 2, nothing created), a push makes one.
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -10,6 +11,7 @@ import type { SourceCatalog, SourcesDiff } from "../../shared/discover/source-ca
 import type { Source } from "../../shared/discover/sources";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
+import { existingRunFolder, holdsRun, runFolderToAddTo } from "../run-folder";
 
 interface TargetOptions {
   stack?: string;
@@ -17,8 +19,16 @@ interface TargetOptions {
   dataDir: string;
 }
 
-/** Runs `f` on the catalog the options name; a local one's emulators stop afterwards. */
-async function withCatalog<T>(opts: TargetOptions, f: (catalog: SourceCatalog) => Promise<T>): Promise<T> {
+/**
+ * Runs `f` on the catalog the options name; a local one's emulators stop afterwards. A local folder
+ * without a run is refused (exit 2, nothing created) unless the command `makesRun` (a push: the folder
+ * becomes a crawl's, as `crawl --sources` would make it).
+ */
+async function withCatalog<T>(
+  opts: TargetOptions,
+  makesRun: boolean,
+  f: (catalog: SourceCatalog) => Promise<T>,
+): Promise<T> {
   if (opts.stack) {
     const [{ stackOutput }, { makeDynamoClients }, { SourceCatalogTable }, { outputNames }] =
       await Promise.all([
@@ -40,7 +50,10 @@ async function withCatalog<T>(opts: TargetOptions, f: (catalog: SourceCatalog) =
     import("../../infra/local/runtime"),
     import("./crawl"),
   ]);
-  const emulators = await startEmulators({ dynamoPath: resolve(opts.dataDir, "dynamodb") });
+  const dataDir = makesRun
+    ? runFolderToAddTo(opts.dataDir, "crawl")
+    : existingRunFolder(opts.dataDir, "storytrail sources push FILE");
+  const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
   try {
     const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: LOCAL_PREFIX });
     try {
@@ -99,7 +112,13 @@ export function registerSources(program: Command): void {
   ).action(async (file: string, opts: TargetOptions & { dryRun?: boolean }) => {
     const next = await readSourcesFile(file);
     const { applySourcesDiff, diffSources } = await import("../../shared/discover/source-catalog");
-    await withCatalog(opts, async (catalog) => {
+    if (opts.dryRun && !opts.stack && !holdsRun(opts.dataDir)) {
+      // No run yet: every source would be added, and a dry run creates nothing to say so.
+      process.stdout.write(await renderDiff(diffSources([], next)));
+      process.stdout.write("dry run: nothing applied\n");
+      return;
+    }
+    await withCatalog(opts, true, async (catalog) => {
       const diff = diffSources(await catalog.list(), next);
       process.stdout.write(await renderDiff(diff));
       if (opts.dryRun) process.stdout.write("dry run: nothing applied\n");
@@ -112,7 +131,7 @@ export function registerSources(program: Command): void {
       .description("Print the configured sources, one per line.")
       .option("--json", 'print { "sources": [...] }, a file `sources push` takes back'),
   ).action(async (opts: TargetOptions & { json?: boolean }) => {
-    await withCatalog(opts, async (catalog) => {
+    await withCatalog(opts, false, async (catalog) => {
       const all = await catalog.list();
       if (opts.json) process.stdout.write(`${JSON.stringify({ sources: all }, null, 2)}\n`);
       else for (const s of all) process.stdout.write(`${s.id}  ${describe(s)}\n`);
@@ -123,7 +142,7 @@ export function registerSources(program: Command): void {
       .command("remove <ids...>")
       .description("Remove sources (their crawl state and quality figures too)."),
   ).action(async (ids: string[], opts: TargetOptions) => {
-    await withCatalog(opts, async (catalog) => {
+    await withCatalog(opts, false, async (catalog) => {
       const known = new Set((await catalog.list()).map((s) => s.id));
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) throw new InputError(`no configured source ${unknown.join(", ")}`);

@@ -9,8 +9,8 @@
  * after now, the gap the lease keeps between the end of one request and the start of the next.
  */
 import { type DynamoDBDocumentClient, paginateScan, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { HOST_LEASE_MS } from "../fetch/host-slots";
 import { isConditionalCheckFailure } from "./conditional-check";
-import { HOST_LEASE_MS } from "./host-pace-table";
 
 const num = (v: unknown): number | null => (typeof v === "number" ? v : null);
 

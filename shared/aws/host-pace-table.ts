@@ -5,28 +5,36 @@
  * The host's item says when its next request may start (`next_at`) and, while a request is out,
  * until when the host is taken (`busy_until`: at most HOST_LEASE_MS, so a container that dies
  * mid-request frees it). A request reserves the host with a conditional write on the item's version
- * `v`; one that finds the host taken reads it again until the holder's request ends. When a request
- * ends, `done` frees the host from one interval after that end (request-pacing.ts). So no request to a
- * host starts while another is out, and each starts at least one interval (crawl-delay.ts) after the
- * last one ended, whoever sent it. (Before the lease, a second container reserved one interval after
- * the first request's start, so a request slower than the interval overlapped the next.)
+ * `v` (host-items.ts); one that finds the host taken reads it again until the holder's request ends.
+ * When a request ends, `done` frees the host from one interval after that end (request-pacing.ts). So
+ * no request to a host starts while another is out, and each starts at least one interval
+ * (crawl-delay.ts) after the last one ended, whoever sent it. (Before the lease, a second container
+ * reserved one interval after the first request's start, so a request slower than the interval
+ * overlapped the next.)
  *
  * Fetch does not wait for a host in the function (`admit`): a page whose host is not due within
  * MAX_WAIT_IN_FUNCTION_MS reserves the host's next free slot on the item's schedule (`scheduled_until`,
- * one `spacing_ms` per page) and goes back to its queue until then; a page that is due takes the host at
- * once. The lease above stays the rule: a page back at its slot takes the host like any request, so
- * the schedule only makes pages come back when the host is likely free, never lets two requests overlap.
+ * one `spacing_ms` per page; the arithmetic is host-slots.ts) and goes back to its queue until then; a
+ * page that is due takes the host at once. The lease above stays the rule: a page back at its slot
+ * takes the host like any request, so the schedule only makes pages come back when the host is likely
+ * free, never lets two requests overlap.
  *
  * While the caller says more requests to a host follow (`expectMore`), `done` keeps the host for the
  * next one in the same write (its slot one interval after this end, the lease running on); `release`
  * frees a host kept for a request that did not come.
  */
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { hostIntervalMs } from "../fetch/crawl-delay";
 import { sleepMs, sleepUntil } from "../fetch/host-pacer";
-import { DEFAULT_FETCH_LIMITS } from "../fetch/http";
+import {
+  type Admission,
+  HOST_LEASE_MS,
+  MAX_WAIT_IN_FUNCTION_MS,
+  planAdmission,
+  slotSpacingMs,
+} from "../fetch/host-slots";
 import type { Pacer } from "../fetch/request-pacing";
-import { isConditionalCheckFailure } from "./conditional-check";
+import { expiresAt, HostItems, num } from "./host-items";
 
 export interface HostPaceOptions {
   readonly minDelayMs: number;
@@ -35,61 +43,12 @@ export interface HostPaceOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** How long a request may keep its host: HttpClient's whole budget for one URL (every hop), plus 5 s
- * for the writes around it. */
-export const HOST_LEASE_MS = DEFAULT_FETCH_LIMITS.totalTimeoutMs + 5_000;
-/**
- * The longest a fetch waits in the function for a host that is due (its slot a little ahead). SQS
- * returns a page only to the whole second (DelaySeconds and visibility timeouts are whole seconds), and
- * a page back at its slot finds the host's previous request ended up to a few hundred ms late (the
- * 300 ms publisher latency the cost model assumes, against the slot's allowance): 200 ms of 197 MB cost
- * $0.0000033 a page (231 MB now: $0.0000039), a put-back (a receive share, a visibility change, a Frontier note and a slot
- * reservation) about $0.000002 and a second delivery's request share, so below 200 ms a wait is cheaper
- * than a put-back; much above, the function pays to wait, which is what this design removes.
- */
-export const MAX_WAIT_IN_FUNCTION_MS = 200;
-/** What a slot allows a request besides the host's interval before the next page comes back, until the
- * host's own request times are measured (`spacing_ms`): the cost model's 300 ms latency with margin. */
-const REQUEST_ALLOWANCE_MS = 500;
-/** SQS's longest visibility timeout (12 h): a page due later comes back then and reserves again. */
-export const MAX_PUT_BACK_MS = 12 * 3600 * 1000;
-
-/** A whole number of seconds (SQS's unit) at least `ms`. */
-function wholeSeconds(ms: number): number {
-  return Math.ceil(ms / 1000) * 1000;
-}
-
-/** The time between two reserved slots of a host: its interval plus a request, to the whole second (a
- * 1 s delay and a 300 ms request: 2 s slots), so a page that comes back at its slot finds the host free. */
-export function slotSpacingMs(intervalMs: number, requestMs = REQUEST_ALLOWANCE_MS): number {
-  return Math.max(1000, wholeSeconds(intervalMs + requestMs));
-}
-
-/** What `admit` decided for a host's pages in a batch. */
-export interface Admission {
-  /** The first `taken` pages may be fetched now, in order: the host is taken for the first (its `wait`
-   * costs no table call). More than one only when the host's interval is within
-   * MAX_WAIT_IN_FUNCTION_MS: each page then waits at most that for the one before. */
-  readonly taken: number;
-  /** For each page not taken, in order: when it is due (epoch ms, whole seconds from `now`). */
-  readonly slots: readonly number[];
-}
-
 /** How late a request may start on a kept slot without renewing its lease (a write). */
 const LATE_START_MS = 1000;
 /** While another request has the host, its item is read again this often (one read unit each). */
 const POLL_MS = 250;
 /** Conditional writes lost to other reservations before giving up (each loser reads again). */
 const ATTEMPTS = 20;
-
-/** Items outlive their last slot by a day (TTL), so idle hosts leave the table. */
-function expiresAt(nextAt: number): number {
-  return Math.ceil(nextAt / 1000) + 86_400;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === "number" ? v : null;
-}
 
 export class HostPaceTable implements Pacer {
   private readonly now: () => number;
@@ -106,11 +65,14 @@ export class HostPaceTable implements Pacer {
   /** Per host: when this pacer's last request to it started (its time spaces the host's slots). */
   private readonly startedAt = new Map<string, number>();
 
+  private readonly items: HostItems;
+
   constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    doc: DynamoDBDocumentClient,
+    tableName: string,
     private readonly opts: HostPaceOptions,
   ) {
+    this.items = new HostItems(doc, tableName);
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? sleepMs;
   }
@@ -138,11 +100,7 @@ export class HostPaceTable implements Pacer {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
     if (await this.takeHeld(host, interval)) return this.started(host);
     for (let lost = 0; lost < ATTEMPTS; ) {
-      const item = (
-        await this.doc.send(
-          new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
-        )
-      ).Item;
+      const item = await this.items.read(host);
       const now = this.now();
       const busyUntil = num(item?.busy_until) ?? 0;
       if (busyUntil > now) {
@@ -162,7 +120,7 @@ export class HostPaceTable implements Pacer {
         expires_at: expiresAt(slot + HOST_LEASE_MS),
       };
       // Only if nobody took the host since it was read: otherwise read again.
-      if (!(await this.setIfUnchanged(host, item, fields, { takes: true, schedules: false }))) {
+      if (!(await this.items.setIfUnchanged(host, item, fields, { takes: true, schedules: false }))) {
         lost++;
         continue;
       }
@@ -194,11 +152,7 @@ export class HostPaceTable implements Pacer {
     } = {},
   ): Promise<Admission> {
     for (let lost = 0; lost < ATTEMPTS; lost++) {
-      const item = (
-        await this.doc.send(
-          new GetCommand({ TableName: this.tableName, Key: { host }, ConsistentRead: true }),
-        )
-      ).Item;
+      const item = await this.items.read(host);
       const now = this.now();
       const interval = Math.max(
         this.intervalMs(null, opts.minDelayMs),
@@ -207,30 +161,23 @@ export class HostPaceTable implements Pacer {
       );
       const spacing = Math.max(slotSpacingMs(interval), num(item?.spacing_ms) ?? 0);
       const busyUntil = num(item?.busy_until) ?? 0;
-      const nextAt = num(item?.next_at) ?? 0;
-      const scheduled = num(item?.scheduled_until) ?? 0;
-      const bound = now + MAX_WAIT_IN_FUNCTION_MS;
-      const due =
-        opts.take !== false &&
-        busyUntil <= now &&
-        nextAt <= bound &&
-        (opts.reserved === true || scheduled <= bound);
       const v = num(item?.v);
-      const start = due ? Math.max(now, nextAt) : 0;
-      // The next free slot: after the schedule, and after the request out now: its start + a spacing,
-      // or, for a page already put back that finds the host still taken (a request hanging, its lease
-      // running), twice as far each time, up to the lease's end, so a hung request costs a page a few
-      // put-backs (each a receive against the queue's maxReceiveCount), not one per spacing.
-      const backoff = Math.min(busyUntil, now + spacing * 2 ** Math.min(opts.putBacks ?? 0, 5));
-      const afterBusy = (opts.putBacks ?? 0) > 0 ? backoff : nextAt - interval + spacing;
-      const first = due
-        ? Math.max(scheduled, start + spacing)
-        : Math.max(scheduled, busyUntil > now ? afterBusy : nextAt, now);
-      // A host whose interval is within the bound: its pages follow each other in the function.
-      const chained = due ? (interval <= MAX_WAIT_IN_FUNCTION_MS ? pages : 1) : 0;
-      const rest = pages - chained;
-      const slots = Array.from({ length: rest }, (_, i) => now + wholeSeconds(first - now) + i * spacing);
-      const scheduledUntil = rest > 0 ? (slots.at(-1) as number) + spacing : scheduled;
+      const { due, start, taken, slots, scheduledUntil } = planAdmission(
+        {
+          nextAt: num(item?.next_at) ?? 0,
+          busyUntil,
+          scheduledUntil: num(item?.scheduled_until) ?? 0,
+        },
+        now,
+        pages,
+        {
+          interval,
+          spacing,
+          take: opts.take !== false,
+          reserved: opts.reserved === true,
+          putBacks: opts.putBacks ?? 0,
+        },
+      );
       const fields: Record<string, number> = {
         ...(opts.intervalMs === undefined ? {} : { interval_ms: interval }),
         ...(due
@@ -242,15 +189,15 @@ export class HostPaceTable implements Pacer {
             }
           : { scheduled_until: scheduledUntil, expires_at: expiresAt(Math.max(scheduledUntil, busyUntil)) }),
       };
-      if (!due && rest === 0) return { taken: 0, slots };
+      if (!due && slots.length === 0) return { taken: 0, slots };
       // Only if nobody took the host (when taking it) or reserved a slot since it was read. A reservation
       // alone leaves the version: the request out now still frees the host with its own write.
-      if (!(await this.setIfUnchanged(host, item, fields, { takes: due, schedules: true }))) continue;
+      if (!(await this.items.setIfUnchanged(host, item, fields, { takes: due, schedules: true }))) continue;
       if (due) {
         this.mine.set(host, (v ?? 0) + 1);
         this.held.set(host, start);
       }
-      return { taken: chained, slots };
+      return { taken, slots };
     }
     throw new Error(`could not admit a page of ${host} after ${ATTEMPTS} attempts`);
   }
@@ -273,57 +220,6 @@ export class HostPaceTable implements Pacer {
     return [...slots];
   }
 
-  /**
-   * Sets `fields` if the item is as read: its version when the write `takes` the host (the version then
-   * moves on), its schedule when the write `schedules` slots. False when another write came first.
-   */
-  private async setIfUnchanged(
-    host: string,
-    item: Record<string, unknown> | undefined,
-    fields: Record<string, number>,
-    check: { takes: boolean; schedules: boolean },
-  ): Promise<boolean> {
-    const v = num(item?.v);
-    const scheduled = num(item?.scheduled_until);
-    const conditions: string[] = [];
-    const values: Record<string, number> = Object.fromEntries(
-      Object.entries(fields).map(([n, x]) => [`:${n}`, x]),
-    );
-    if (item === undefined) conditions.push("attribute_not_exists(host)");
-    else {
-      if (check.takes) {
-        conditions.push(v === null ? "attribute_not_exists(v)" : "v = :v");
-        if (v !== null) values[":v"] = v;
-      }
-      if (check.schedules) {
-        conditions.push(
-          scheduled === null ? "attribute_not_exists(scheduled_until)" : "scheduled_until = :s",
-        );
-        if (scheduled !== null) values[":s"] = scheduled;
-      }
-    }
-    const sets = Object.keys(fields).map((n) => `${n} = :${n}`);
-    if (check.takes) {
-      sets.push("v = :v1");
-      values[":v1"] = (v ?? 0) + 1;
-    }
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { host },
-          UpdateExpression: `SET ${sets.join(", ")}`,
-          ...(conditions.length > 0 ? { ConditionExpression: conditions.join(" AND ") } : {}),
-          ExpressionAttributeValues: values,
-        }),
-      );
-    } catch (err) {
-      if (isConditionalCheckFailure(err)) return false;
-      throw err;
-    }
-    return true;
-  }
-
   /** The request to `host` ended: the host is free from one interval after now (or kept for the next). */
   async done(host: string, crawlDelaySeconds?: number | null, minDelayMs?: number): Promise<void> {
     const interval = this.intervalMs(crawlDelaySeconds, minDelayMs);
@@ -341,12 +237,12 @@ export class HostPaceTable implements Pacer {
     const inFlight = this.inFlight.get(host) ?? 0;
     if (inFlight > 1) this.inFlight.set(host, inFlight - 1);
     else this.inFlight.delete(host);
-    if (mine === undefined) return this.freeLate(host, next);
+    if (mine === undefined) return this.items.keepLaterNext(host, next);
     if (inFlight <= 1 && this.expected.has(host) && (await this.take(host, mine, next, interval, pace))) {
       this.held.set(host, next);
       return;
     }
-    if (!(await this.free(host, mine, next, pace))) await this.freeLate(host, next);
+    if (!(await this.free(host, mine, next, pace))) await this.items.keepLaterNext(host, next);
   }
 
   /**
@@ -419,44 +315,9 @@ export class HostPaceTable implements Pacer {
     return this.write(host, seen, { ...pace, next_at: next, busy_until: 0, expires_at: expiresAt(next) });
   }
 
-  /** The lease ran out before the request ended and someone took the host: keep the later slot. */
-  private async freeLate(host: string, next: number): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { host },
-          UpdateExpression: "SET next_at = :next, expires_at = :expires",
-          ConditionExpression: "attribute_not_exists(next_at) OR next_at < :next",
-          ExpressionAttributeValues: { ":next": next, ":expires": expiresAt(next) },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionalCheckFailure(err)) throw err;
-    }
-  }
-
-  /** Sets the fields if the item's version is still `seen` (this pacer's last write); false if not. */
+  /** Sets the fields if this pacer's write is still the item's last; false if not. */
   private async write(host: string, seen: number, fields: Record<string, number>): Promise<boolean> {
-    const names = Object.keys(fields);
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { host },
-          UpdateExpression: `SET ${names.map((n) => `${n} = :${n}`).join(", ")}, v = :v1`,
-          ConditionExpression: "v = :seen",
-          ExpressionAttributeValues: {
-            ...Object.fromEntries(names.map((n) => [`:${n}`, fields[n]])),
-            ":seen": seen,
-            ":v1": seen + 1,
-          },
-        }),
-      );
-    } catch (err) {
-      if (isConditionalCheckFailure(err)) return false;
-      throw err;
-    }
+    if (!(await this.items.setIfVersion(host, seen, fields))) return false;
     this.mine.set(host, seen + 1);
     return true;
   }

@@ -5,7 +5,7 @@
  * event source leaves in the queue with the visibility set here.
  */
 import { ChangeMessageVisibilityBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { MAX_PUT_BACK_MS } from "./host-pace-table";
+import { MAX_PUT_BACK_MS } from "../fetch/host-slots";
 
 /**
  * The longest a page is put back (in flight) for; a page due later is sent again, delayed (fetch). In

@@ -6,10 +6,13 @@
  * Archives as crawlers write them: `dns:` lookups, conversions and continuations are skipped by type;
  * a response the crawler cut (`WARC-Truncated`, any reason) or the file ends inside is read for what it
  * holds, the page marked `truncated` (most cuts fall past the article, at the end of a long page).
+ * Heads are read as lenient readers do (archive-parser.ts: LF-only lines too); a record whose heads are
+ * whole but unusable is `malformed`, never `truncated`, which is only for a record the file ends inside.
  */
-import { LimitReader, type StatusAndHeadersParser, WARCParser, type WARCRecord } from "warcio";
+import { LimitReader, type WARCRecord } from "warcio";
 import { isGzip } from "../fetch/body-decoding";
 import { decodeBody } from "../fetch/charset";
+import { ArchiveParser, nonHttpBlock } from "./archive-parser";
 import { GzipCutShort, GzipMembers } from "./gzip-members";
 
 /** Why a record did not become a page; each is counted in the import summary. */
@@ -25,6 +28,7 @@ export const SKIP_REASONS = [
   "not_http",
   "other_type",
   "truncated",
+  "malformed",
   "http_status",
   "not_html",
   "too_large",
@@ -110,24 +114,6 @@ const TYPE_SKIPS: Partial<Record<string, SkipReason>> = {
   conversion: "conversion",
   continuation: "continuation",
 };
-
-/** What a response record's block is when it is not an HTTP message (Heritrix's `dns:` lookups). */
-function nonHttpBlock(record: WARCRecord): string | null {
-  if ((record.warcTargetURI ?? "").startsWith("dns:")) return "dns";
-  const type = (record.warcContentType ?? "").toLowerCase();
-  return type && !type.startsWith("application/http") ? type : null;
-}
-
-/**
- * warcio parses an HTTP header block at the start of every response, whatever its Content-Type, and
- * reads it from the file, not the record: a `dns:` record's block (`text/dns`, no blank line) ran into
- * the next record, whose offset then went stale. Only an HTTP block is parsed here.
- */
-class ArchiveParser extends WARCParser {
-  override async _addHttpHeaders(record: WARCRecord, parser: StatusAndHeadersParser): Promise<void> {
-    if (nonHttpBlock(record) === null) await super._addHttpHeaders(record, parser);
-  }
-}
 
 const mediaType = (contentType: string) => (contentType.split(";")[0] ?? "").trim().toLowerCase();
 const looksLikeHtml = (bytes: Uint8Array) =>
@@ -223,23 +209,21 @@ const CUT_MEMBER: Verdict = {
   detail: "the file ends inside a gzip member: what it held is not read",
 };
 
-/**
- * Whether the file ends inside the record: its block is short of its Content-Length, or it has no
- * Content-Length at all (every WARC record has one: the file ends inside its header block) and the
- * source has ended.
- */
-async function cutShort(record: WARCRecord, sourceEnded: () => boolean): Promise<boolean> {
-  const short = await drainCutShort(record);
-  return short || (!record.warcHeader("Content-Length") && sourceEnded());
-}
-
 async function toEntry(
   record: WARCRecord,
   maxBytes: number,
-  sourceEnded: () => boolean,
+  parser: ArchiveParser,
 ): Promise<Verdict | { kind: "page"; page: ArchivedPage }> {
+  // The file ends inside a head (or, below, inside the block): a cut record, not a malformed one.
+  if (parser.cut.has(record)) {
+    await drainCutShort(record);
+    return CUT;
+  }
+  const malformed = parser.malformed.get(record);
+  if (malformed)
+    return (await drainCutShort(record)) ? CUT : { kind: "skipped", reason: "malformed", detail: malformed };
   const verdict = judgeHeaders(record);
-  if (verdict) return (await cutShort(record, sourceEnded)) ? CUT : verdict;
+  if (verdict) return (await drainCutShort(record)) ? CUT : verdict;
   const headers = headersOf(record);
   const contentType = headers["content-type"] ?? "";
   const declared = record.warcHeader("WARC-Truncated") ?? null;
@@ -298,14 +282,7 @@ export async function* readWarc(
   const { first, all } = await peek(source);
   // Gzip is inflated by node:zlib (gzip-members.ts), not by warcio's pako: warcio parses plain bytes.
   const members = isGzip(first) ? new GzipMembers(all, base) : null;
-  let ended = false;
-  const parser = new ArchiveParser(
-    (async function* () {
-      yield* members ? members.plain() : all;
-      ended = true;
-    })(),
-  );
-  const sourceEnded = () => ended;
+  const parser = new ArchiveParser(members ? members.plain() : all);
   const fileOffset = () => {
     const plain = Math.max(parser.offset, 0);
     return members ? members.fileOffsetOf(plain) : base + plain;
@@ -324,7 +301,7 @@ export async function* readWarc(
         recordId: record.warcHeader("WARC-Record-ID") ?? null,
       };
       try {
-        yield { ...position, ...(await toEntry(record, opts.maxBytes, sourceEnded)) };
+        yield { ...position, ...(await toEntry(record, opts.maxBytes, parser)) };
       } catch (err) {
         if (err instanceof GzipCutShort) yield { ...position, ...CUT_MEMBER };
         else yield { ...position, kind: "error", detail: `unreadable record: ${(err as Error).message}` };

@@ -10,7 +10,7 @@ import { runLoad } from "../../bench/load";
 import { simulateScale } from "../../bench/scale-sim";
 import { topology } from "../../infra/topology";
 import { MAX_CONCURRENT_HOSTS } from "../../lambdas/fetch";
-import { slotSpacingMs } from "../../shared/aws/host-pace-table";
+import { slotSpacingMs } from "../../shared/fetch/host-slots";
 import { uniquePrefix } from "../support/unique-prefix";
 
 const HOSTS = 3;

@@ -3,9 +3,12 @@
  * tests in ../shared/eval), written with warcio's writer: a Heritrix-style file (DNS lookups, requests,
  * metadata, a revisit pointing at its stored payload, a resource), a Common Crawl record cut by the
  * crawler (`WARC-Truncated: length`), and a CC-NEWS-style file cut short inside its last record.
- * Nothing there is an error; every record is counted; the cut pages are kept and flagged.
+ * Nothing there is an error; every record is counted; the cut pages are kept and flagged. And an old
+ * CCBot file whose heads end their lines with LF alone, imported by the CLI (a child process): its page
+ * is an article, and a record beside it that cannot be read is counted `malformed`, not `truncated`.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -15,7 +18,7 @@ import { LocalRuntime } from "../../infra/local/runtime";
 import { skippedTotal } from "../../shared/backfill/import-summary";
 import { decodeArticleItem } from "../../shared/consumer/article-item";
 import { uniquePrefix } from "../support/unique-prefix";
-import { serializeRecords, type WarcRecordSpec, writeWarc } from "../support/warc-files";
+import { serializeRecords, type WarcRecordSpec, writeLfOnlyWarc, writeWarc } from "../support/warc-files";
 
 const FUNDUS = resolve(import.meta.dirname, "../../../shared/eval/fundus-parser-tests");
 const ARCHIVED_AT = "2026-07-01T09:00:00Z";
@@ -126,4 +129,50 @@ describe("storytrail import of archives as crawlers write them", () => {
       expect(a?.word_count).toBeGreaterThan(150);
     }
   });
+});
+
+describe("storytrail import of a WARC with LF-only heads", () => {
+  const repo = resolve(import.meta.dirname, "../..");
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(repo, "bin/storytrail.js"), ...args], {
+      cwd: repo,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+
+  it("imports its page as an article and counts a record it cannot read as malformed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "storytrail-import-lf-"));
+    const [page] = loadPages().slice(2);
+    const lf = await writeLfOnlyWarc([
+      { type: "warcinfo" },
+      { type: "response", url: page!.url, date: ARCHIVED_AT, body: page!.html, contentType: "text/html" },
+    ]);
+    // A response whose HTTP head has no empty line before its block ends: it cannot be read.
+    const http = "HTTP/1.1 200 OK\nContent-Type: text/html\n<html><body>no empty line</body></html>";
+    const broken = `WARC/1.0\nWARC-Type: response\nWARC-Date: ${ARCHIVED_AT}\nWARC-Target-URI: https://broken.example/x\nContent-Length: ${http.length}\n\n${http}\n\n`;
+    const warc = join(dir, "ccbot.warc");
+    writeFileSync(warc, Buffer.concat([lf, Buffer.from(broken)]));
+    const run = join(dir, "run");
+    try {
+      const imported = cli("import", "--warc", warc, "--data-dir", run, "--json");
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({
+        records: 3,
+        articles: 1,
+        skipped: { warcinfo: 1, malformed: 1 },
+        errors: 0,
+      });
+      const exported = cli("export", "--data-dir", run, "--format", "jsonl", "--out", join(dir, "out"));
+      expect(exported.status, exported.stderr).toBe(0);
+      const articles = readFileSync(join(dir, "out", "articles.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { url_variants: string[]; word_count: number });
+      expect(articles).toHaveLength(1);
+      expect(articles[0]?.url_variants).toContain(page!.url);
+      expect(articles[0]?.word_count).toBeGreaterThan(150);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

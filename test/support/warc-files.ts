@@ -118,3 +118,27 @@ export async function writeWarc(specs: readonly WarcRecordSpec[], layout: WarcLa
   const all = Buffer.concat(parts);
   return layout === "file-gzip" ? gzipSync(all) : all;
 }
+
+const CRLF2 = Buffer.from("\r\n\r\n");
+
+/** A record's bytes with LF-only heads, as some old CCBot files hold them (a 2014 BBC News response):
+ * LF ends every WARC and HTTP header line and the record, Content-Length counts the block as written. */
+function lfOnly(record: Buffer): Buffer {
+  const headEnd = record.indexOf(CRLF2);
+  const head = record.subarray(0, headEnd).toString("latin1").replace(/\r\n/g, "\n");
+  let block = record.subarray(headEnd + CRLF2.length, record.length - CRLF2.length);
+  const httpEnd = /^(HTTP\/|GET |POST )/.test(block.subarray(0, 8).toString("latin1"))
+    ? block.indexOf(CRLF2)
+    : -1;
+  if (httpEnd >= 0) {
+    const httpHead = block.subarray(0, httpEnd).toString("latin1").replace(/\r\n/g, "\n");
+    block = Buffer.concat([Buffer.from(`${httpHead}\n\n`, "latin1"), block.subarray(httpEnd + CRLF2.length)]);
+  }
+  const warcHead = head.replace(/^Content-Length: \d+$/m, `Content-Length: ${block.length}`);
+  return Buffer.concat([Buffer.from(`${warcHead}\n\n`, "latin1"), block, Buffer.from("\n\n")]);
+}
+
+/** A plain WARC file whose heads end their lines with LF alone (see lfOnly). */
+export async function writeLfOnlyWarc(specs: readonly WarcRecordSpec[]): Promise<Buffer> {
+  return Buffer.concat((await serializeRecords(specs, false)).map(lfOnly));
+}

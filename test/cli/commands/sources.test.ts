@@ -1,10 +1,12 @@
 /**
  * `storytrail sources` as a user runs it (a child process) against a local data directory: a push
  * prints its diff and applies it (`--dry-run` only prints), `list` shows the set, `remove` takes a
- * source out, and a bad file or an unknown id exits with 2 naming the problem, nothing applied.
+ * source out, and a bad file or an unknown id exits with 2 naming the problem, nothing applied. On a
+ * folder with no run, `list` and `remove` say so and create nothing, a dry run creates nothing, and a
+ * push makes the folder a crawl's run.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,7 +17,11 @@ const dir = mkdtempSync(join(tmpdir(), "storytrail-sources-"));
 const dataDir = join(dir, "data");
 
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, [bin, "sources", ...args, "--data-dir", dataDir], {
+  return cliIn(dataDir, ...args);
+}
+
+function cliIn(folder: string, ...args: string[]) {
+  return spawnSync(process.execPath, [bin, "sources", ...args, "--data-dir", folder], {
     cwd: repo,
     encoding: "utf8",
     timeout: 120_000,
@@ -83,5 +89,35 @@ describe("storytrail sources", () => {
     expect(unknown.stderr).toContain("no configured source nope");
     expect(cli("remove", "c").stdout).toBe("1 removed\n");
     expect(cli("list").stdout).toMatch(/^a {2}Publisher a .*\n$/);
+  }, 300_000);
+});
+
+describe("storytrail sources on a folder with no run", () => {
+  it("list and remove refuse with exit 2, naming the command that makes a run, and create nothing", () => {
+    const none = join(dir, "none");
+    for (const args of [["list"], ["list", "--json"], ["remove", "a"]]) {
+      const r = cliIn(none, ...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(
+        `no folder ${none}: make one with \`storytrail sources push FILE --data-dir ${none}\``,
+      );
+      expect(existsSync(none)).toBe(false);
+    }
+  }, 120_000);
+
+  it("a dry run prints every source as added and creates nothing; a push makes the folder a crawl's run", () => {
+    const fresh = join(dir, "fresh");
+    const sources = file("fresh.json", JSON.stringify([source("a")]));
+    const dry = cliIn(fresh, "push", sources, "--dry-run");
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("1 added, 0 changed, 0 removed, 0 unchanged\ndry run: nothing applied");
+    expect(existsSync(fresh)).toBe(false);
+
+    const pushed = cliIn(fresh, "push", sources);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(readFileSync(join(fresh, "storytrail-run.json"), "utf8")).toBe('{"kind":"crawl"}\n');
+    expect(readdirSync(fresh).sort()).toEqual(["dynamodb", "storytrail-run.json"]);
+    expect(cliIn(fresh, "list").stdout).toMatch(/^a {2}Publisher a .*\n$/);
   }, 300_000);
 });

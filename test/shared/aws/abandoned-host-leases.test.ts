@@ -4,7 +4,8 @@ import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { freeAbandonedHostLeases } from "../../../shared/aws/abandoned-host-leases";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import { HOST_LEASE_MS, HostPaceTable } from "../../../shared/aws/host-pace-table";
+import { HostPaceTable } from "../../../shared/aws/host-pace-table";
+import { HOST_LEASE_MS } from "../../../shared/fetch/host-slots";
 import { uniquePrefix } from "../../support/unique-prefix";
 
 const DELAY_MS = 2_000;

@@ -4,13 +4,9 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import {
-  HOST_LEASE_MS,
-  HostPaceTable,
-  MAX_WAIT_IN_FUNCTION_MS,
-  slotSpacingMs,
-} from "../../../shared/aws/host-pace-table";
+import { HostPaceTable } from "../../../shared/aws/host-pace-table";
 import { MAX_CRAWL_DELAY_MS } from "../../../shared/fetch/crawl-delay";
+import { HOST_LEASE_MS, MAX_WAIT_IN_FUNCTION_MS, slotSpacingMs } from "../../../shared/fetch/host-slots";
 import { pacedBy } from "../../../shared/fetch/request-pacing";
 import { uniquePrefix } from "../../support/unique-prefix";
 

@@ -1,7 +1,13 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readWarc, type WarcEntry } from "../../../shared/backfill/warc-pages";
-import { serializeRecords, type WarcLayout, type WarcRecordSpec, writeWarc } from "../../support/warc-files";
+import {
+  serializeRecords,
+  type WarcLayout,
+  type WarcRecordSpec,
+  writeLfOnlyWarc,
+  writeWarc,
+} from "../../support/warc-files";
 
 const DATE = "2024-03-05T10:20:30Z";
 const page = (title: string) =>
@@ -245,5 +251,28 @@ describe("readWarc", () => {
     expect(entries[2]).toMatchObject({ offset: (first?.length ?? 0) + junk.length });
     expect(entries[1]?.kind === "error" && entries[1].detail).toMatch(/not a WARC record/);
     expect(entries[2]?.kind === "error" && entries[2].detail).toMatch(/WARC-Date/);
+  });
+
+  it("reads a file whose heads end their lines with LF alone (old CCBot records), plain or gzipped", async () => {
+    const lf = await writeLfOnlyWarc(MIXED);
+    for (const file of [lf, gzipSync(lf)]) {
+      const entries = await read(file);
+      expect(kinds(entries)).toEqual(kinds(await read(await writeWarc(MIXED, "plain"))));
+      const long = entries.find((e) => e.kind === "page" && e.page.url === "https://news.example/long");
+      expect(long?.kind === "page" && long.page.truncated).toBe("length");
+      expect(long?.kind === "page" && long.page.text).toContain("<h1>Cut by the crawler</h1>");
+    }
+  });
+
+  it("counts a record whose heads are whole but unusable as malformed, never truncated", async () => {
+    const http = "HTTP/1.1 200 OK\nContent-Type: text/html\n<html><body>no empty line</body></html>";
+    const broken = `WARC/1.0\nWARC-Type: response\nWARC-Date: ${DATE}\nWARC-Target-URI: https://news.example/x\nContent-Length: ${http.length}\n\n${http}\n\n`;
+    const good = await writeLfOnlyWarc([MIXED[2]!]);
+    const entries = await read(Buffer.concat([Buffer.from(broken), good, Buffer.from(broken)]));
+    expect(kinds(entries)).toEqual(["malformed", "page https://news.example/a", "malformed"]);
+    expect(entries[0]).toMatchObject({
+      offset: 0,
+      detail: "the HTTP head does not end within the record's Content-Length",
+    });
   });
 });

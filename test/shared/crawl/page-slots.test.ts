@@ -5,9 +5,10 @@
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
-import { HostPaceTable, slotSpacingMs } from "../../../shared/aws/host-pace-table";
+import { HostPaceTable } from "../../../shared/aws/host-pace-table";
 import { withSlots } from "../../../shared/crawl/page-slots";
 import type { HostSchedule } from "../../../shared/crawl/ports";
+import { slotSpacingMs } from "../../../shared/fetch/host-slots";
 import type { FetchMessage } from "../../../shared/records";
 import { uniquePrefix } from "../../support/unique-prefix";
 
