@@ -24,6 +24,7 @@ import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender, FetchQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
+import { RevisionsBucket } from "../shared/aws/revisions-bucket";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { clockFrom } from "../shared/config/clock";
@@ -157,13 +158,15 @@ export function createFetchHandler(env: Env) {
   });
   let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
   let robotsSince = Date.now();
+  // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
+  const rawSamples = new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw"));
   const deps = {
     http,
     pacer,
     frontier: new FrontierTable(doc, resource.table(env, "frontier")),
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
-    // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
-    rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),
+    rawSamples,
+    revisions: new RevisionsBucket(rawSamples),
     dedupQueue: new DedupQueueSender(sqs, resource.queueUrl(env, "dedup")),
     now: clockFrom(settings.STORYTRAIL_NOW),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,

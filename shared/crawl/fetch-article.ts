@@ -20,9 +20,11 @@ import {
   RECORD_VERSION,
   recordInstants,
 } from "../records";
+import { NO_REVISIONS } from "../revisions/article-revision";
+import { putWithRevisions } from "../revisions/keep-revision";
 import { articleIdFor, resolveCanonical } from "../url/canonical-url";
 import { type DedupHandoff, sendingAtOnce } from "./dedup-handoff";
-import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
+import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore, RevisionStore } from "./ports";
 import { sampled } from "./raw-sample";
 
 export interface FetchDeps {
@@ -33,6 +35,8 @@ export interface FetchDeps {
   readonly frontier: Frontier;
   readonly articles: ArticleStore;
   readonly rawSamples: RawSampleStore;
+  /** Where revisions' earlier bodies go; without it a re-fetch overwrites the article as before v8. */
+  readonly revisions?: RevisionStore;
   readonly dedupQueue: DedupQueue;
   /** How the article's message and the page's outcome go (dedup-handoff.ts); default: sent at once. A
    * fetch invocation holds its batch's messages and sends them together. */
@@ -129,7 +133,7 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     });
     return { kind: "not_modified", url: msg.url };
   }
-  return storeFetchedPage(msg, res, deps, fail);
+  return storeFetchedPage(msg, res, deps, fail, previous?.article_id != null);
 }
 
 /** What a fetched page needs after its GET; a page read from a web archive goes through it too. */
@@ -141,6 +145,8 @@ export async function storeFetchedPage(
   res: FetchSuccess,
   deps: PageDeps,
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
+  /** The URL was fetched to an article before: the stored one is read and a change kept as a revision. */
+  known = false,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();
   // Registrable domains the page may name as rel=canonical besides its own: the deployment's and its source's.
@@ -211,8 +217,15 @@ export async function storeFetchedPage(
     http_status: res.status,
     raw_key,
     extractor_version: EXTRACTOR_VERSION,
+    ...NO_REVISIONS,
   };
-  const stored = await deps.articles.put(article, deps.bodyGzip?.(article.body) ?? undefined);
+  const { stored, latest } = await putWithRevisions(article, {
+    articles: deps.articles,
+    revisions: deps.revisions,
+    known,
+    html: () => res.text,
+    bodyGzip: deps.bodyGzip?.(article.body) ?? undefined,
+  });
   // The caps keep an article well inside the item limit; this is the net under them (url_variants
   // accumulate across puts, and any field added later).
   if (stored === "too_large")
@@ -235,6 +248,7 @@ export async function storeFetchedPage(
       string,
       unknown
     >,
+    ...(latest ? { revision: latest } : {}),
   };
   await (deps.dedupHandoff ?? sendingAtOnce(deps.dedupQueue)).hand(message, async () => {
     await deps.frontier.markFetched(msg.url, {

@@ -2,7 +2,7 @@
  * What the crawl needs from storage and queues, as the domain sees it. shared/aws/ implements these
  * against DynamoDB, SQS and S3; tests and the CLI may implement them in memory.
  */
-import type { Article, DedupMessage, FailureReason, FetchMessage } from "../records";
+import type { Article, ArticleRevision, DedupMessage, FailureReason, FetchMessage } from "../records";
 import type { DiscoverMessage } from "./discover-message";
 
 export type FrontierStatus = "queued" | "fetched" | "failed";
@@ -127,6 +127,19 @@ export interface RawSampleStore {
     collected_at: string;
     content_type: string;
   }): Promise<string>;
+}
+
+/** Where an article's revisions go beyond its item (the raw samples' bucket, under `revisions/`). */
+export interface RevisionStore {
+  /** Keeps the body revision `number` replaced, gzip text at revisionBodyKey (re-writing is harmless). */
+  putEarlierBody(r: {
+    article_id: string;
+    number: number;
+    body: string;
+    collected_at: string;
+  }): Promise<string>;
+  /** Keeps a revision's summary the Articles item could not take, with why, at revisionSummaryKey. */
+  putSummary(r: { article_id: string; revision: ArticleRevision; reason: string }): Promise<string>;
 }
 
 export interface RawSample {

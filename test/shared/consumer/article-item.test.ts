@@ -27,6 +27,8 @@ const article: Article = {
   raw_key: null,
   truncated: null,
   extractor_version: "x",
+  revision_count: 0,
+  revisions: [],
   canonical_from_page: null,
   headline: "Dock workers end nine-day port strike",
   headline_declared: "Port strike: dock workers end nine-day walkout",
