@@ -20,7 +20,8 @@ describe("revisionNotice", () => {
   });
 
   it("reads the publisher's correction markup when the body has no notice line", () => {
-    const jsonld = () => '<script type="application/ld+json">{"@type":"NewsArticle","correction":"Fixed a name."}</script>';
+    const jsonld = () =>
+      '<script type="application/ld+json">{"@type":"NewsArticle","correction":"Fixed a name."}</script>';
     expect(revisionNotice("a", "b", jsonld)).toEqual({ notice: "correction", text: null });
     const element = () => '<div class="article-correction">We fixed a name.</div>';
     expect(revisionNotice("a", "b", element)?.notice).toBe("correction");

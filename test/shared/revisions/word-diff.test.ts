@@ -3,12 +3,18 @@ import { DIFF_SAMPLE_CHARS, wordDiff } from "../../../shared/revisions/word-diff
 
 describe("wordDiff", () => {
   it("counts an appended paragraph as added words, with its start as the sample", () => {
-    const d = wordDiff("The port reopened.\n\nShips waited.", "The port reopened.\n\nShips waited.\n\nUnions welcomed the deal.");
+    const d = wordDiff(
+      "The port reopened.\n\nShips waited.",
+      "The port reopened.\n\nShips waited.\n\nUnions welcomed the deal.",
+    );
     expect(d).toEqual({ added: 4, removed: 0, addedSample: "Unions welcomed the deal.", removedSample: "" });
   });
 
   it("sees a changed figure as one word out and one in", () => {
-    const d = wordDiff("Police said 12 people were hurt in the crash.", "Police said 15 people were hurt in the crash.");
+    const d = wordDiff(
+      "Police said 12 people were hurt in the crash.",
+      "Police said 15 people were hurt in the crash.",
+    );
     expect(d).toMatchObject({ added: 1, removed: 1, addedSample: "15", removedSample: "12" });
   });
 
