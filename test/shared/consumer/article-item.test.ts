@@ -63,7 +63,7 @@ const currentItem = () => ({
 describe("the Articles item codec", () => {
   it("writes the current version: the body as gzip bytes with body_encoding, smaller than its text", () => {
     const item = articleItemFields({ ...article, body: BODY.repeat(40) });
-    expect(item.record_version).toBe(7);
+    expect(item.record_version).toBe(8);
     expect(item.body_encoding).toBe("gzip");
     expect(item.body).toBeInstanceOf(Uint8Array);
     expect(item.body.byteLength).toBeLessThan(Buffer.byteLength(BODY.repeat(40)) / 10);
@@ -92,10 +92,35 @@ describe("the Articles item codec", () => {
     );
   });
 
-  it("still reads a version 6 item, keeping its record_version", () => {
-    expect(RECORD_VERSION).toBe(7);
-    const v6 = { ...currentItem(), record_version: 6 };
-    expect(decodeArticleItem(v6)).toEqual({ ...article, record_version: 6 });
+  it("stores revisions only once there are some, and reads them back", () => {
+    expect("revisions" in articleItemFields(article)).toBe(false);
+    const revision = {
+      number: 1,
+      collected_at: "2026-12-01T02:00:00.000Z",
+      modified_at: null,
+      headline: "Dock workers end nine-day port strike",
+      previous_headline: "Port strike ends",
+      headline_changed: true,
+      body_changed: false,
+      body_hash: "0123456789abcdef0123456789abcdef",
+      words_added: 0,
+      words_removed: 0,
+      added_sample: "",
+      removed_sample: "",
+      notice: null,
+      notice_text: null,
+      previous_body_key: "revisions/a1/1.txt.gz",
+    };
+    const revised = { ...article, revision_count: 1, revisions: [revision] };
+    expect(decodeArticleItem(articleItemFields(revised))).toEqual(revised);
+  });
+
+  it("still reads a version 7 and a version 6 item, without revisions (0 and [])", () => {
+    expect(RECORD_VERSION).toBe(8);
+    for (const version of [6, 7]) {
+      const old = { ...currentItem(), record_version: version };
+      expect(decodeArticleItem(old)).toEqual({ ...article, record_version: version });
+    }
   });
 
   it("still reads a version 5 item, without the date order flag (null)", () => {
