@@ -9,12 +9,37 @@ import {
   jsonSchemaFiles,
   PACKAGE_DIR,
 } from "../../../packages/records/build";
+import { member, streamRecord } from "../../shared/consumer/cluster-records";
 import {
   INSERT,
   type InstalledRecords,
   installedPackages,
   installRecordsPackage,
 } from "../../support/records-package";
+
+/** A member's MODIFY that gave it its first revision (the old image written by version 7). */
+const REVISED = streamRecord("MODIFY", {
+  old: { ...member("c-a1", "a1"), record_version: 7, latest_revision: undefined },
+  new: member("c-a1", "a1", {
+    latest_revision: {
+      number: 1,
+      collected_at: "2026-12-01T02:00:00.000Z",
+      modified_at: null,
+      headline: "Hafen nach Einigung wieder offen",
+      previous_headline: "Hafen wieder offen",
+      headline_changed: true,
+      body_changed: false,
+      body_hash: "0123456789abcdef0123456789abcdef",
+      words_added: 0,
+      words_removed: 0,
+      added_sample: "",
+      removed_sample: "",
+      notice: null,
+      notice_text: null,
+      previous_body_key: "revisions/a1/1.txt.gz",
+    },
+  }),
+});
 
 const ROOT = join(PACKAGE_DIR, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -60,7 +85,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as @storytrail/records in plain node, decodes a stream record and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record, an article_revised one, and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -77,9 +102,12 @@ const v4 = { ...item, record_version: 4, published_at_source: "text", published_
 const v5 = { ...item, record_version: 5, headline_declared: "Hafen: wieder offen", kicker: "Hafen", credit: ["dpa"] };
 const v6 = { ...item, record_version: 6, published_day: "2026-10-11", date_order_flag: "swapped" };
 const older = kit.decodeArticleItem(v4);
+const revised = kit.decodeClusterStreamRecord(${JSON.stringify(REVISED)});
 console.log(JSON.stringify({
   v5: [kit.decodeArticleItem(v5).headline_declared, kit.decodeArticleItem(v5).kicker, kit.decodeArticleItem(v5).credit],
   v6: kit.decodeArticleItem(v6).date_order_flag,
+  revised: [revised.type, revised.revision.number, revised.revision.headline, revised.previous.latest_revision],
+  v6Revisions: [kit.decodeArticleItem(v6).revision_count, kit.decodeArticleItem(v6).revisions],
   v5Order: kit.decodeArticleItem(v5).date_order_flag,
   v4New: [older.headline_declared, older.kicker, older.credit],
   v4Structured: kit.decodeArticleItem(v4).published_at_structured,
@@ -97,6 +125,8 @@ console.log(JSON.stringify({
     expect(JSON.parse(out)).toEqual({
       v5: ["Hafen: wieder offen", "Hafen", ["dpa"]],
       v6: "swapped",
+      revised: ["article_revised", 1, "Hafen nach Einigung wieder offen", null],
+      v6Revisions: [0, []],
       v5Order: null,
       v4New: [null, null, []],
       v4Structured: "2026-11-30",
@@ -105,7 +135,7 @@ console.log(JSON.stringify({
       v2Body: "Der Hafen ist wieder offen.",
       storedBody: "wieder",
       config: true,
-      version: 7,
+      version: 8,
       type: "story_created",
       stories: ["c-a1"],
       rejectsSeconds: true,
