@@ -3,6 +3,7 @@
  * each column's kind decides its Parquet type and its CSV spelling.
  */
 import type { ArticleRow, Dataset, StoryRow } from "./dataset";
+import type { RevisionRow } from "./revision-rows";
 
 /** `json` columns hold lists or objects: nested in JSONL, JSON text in CSV, Parquet's JSON type. */
 export type ColumnKind = "string" | "int" | "bool" | "timestamp" | "json";
@@ -64,9 +65,32 @@ const storyColumns: Columns<StoryRow> = {
   updated_at: "timestamp",
 };
 
+const revisionColumns: Columns<RevisionRow> = {
+  article_id: "string",
+  story_id: "string",
+  url: "string",
+  source_id: "string",
+  number: "int",
+  revision_count: "int",
+  collected_at: "timestamp",
+  modified_at: "timestamp",
+  headline: "string",
+  previous_headline: "string",
+  headline_changed: "bool",
+  body_changed: "bool",
+  body_hash: "string",
+  words_added: "int",
+  words_removed: "int",
+  added_sample: "string",
+  removed_sample: "string",
+  notice: "string",
+  notice_text: "string",
+  previous_body_key: "string",
+};
+
 export interface Table {
   /** The file's base name, the same in every format (`articles.jsonl`, `articles.parquet`, …). */
-  readonly name: "articles" | "stories";
+  readonly name: "articles" | "stories" | "revisions";
   readonly columns: readonly Column[];
   readonly rows: readonly Record<string, unknown>[];
 }
@@ -85,6 +109,11 @@ export function datasetTables(d: Dataset): Table[] {
       name: "stories",
       columns: columnList(storyColumns),
       rows: d.stories as unknown as Record<string, unknown>[],
+    },
+    {
+      name: "revisions",
+      columns: columnList(revisionColumns),
+      rows: d.revisions as unknown as Record<string, unknown>[],
     },
   ];
 }
