@@ -19,7 +19,7 @@ import { wordDiff } from "./word-diff";
 export const REVISIONS_KEPT = 20;
 
 /** Characters of each headline a revision keeps (the article keeps the whole one). */
-export const REVISION_HEADLINE_CHARS = 300;
+const REVISION_HEADLINE_CHARS = 300;
 
 /** Where the body that revision `number` replaced is kept, gzip text, in the raw samples' bucket. */
 export function revisionBodyKey(article_id: string, number: number): string {
@@ -32,20 +32,20 @@ export function revisionSummaryKey(article_id: string, number: number): string {
 }
 
 /** The body's hash as revisions compare it: NFC, runs of white space as one space, trimmed. */
-export function bodyHash(body: string): string {
+function bodyHash(body: string): string {
   const normal = body.normalize("NFC").replace(/\s+/gu, " ").trim();
   return createHash("sha256").update(normal).digest("hex").slice(0, 32);
 }
 
 /** The history fields an article carries. */
-export interface RevisionHistory {
+interface RevisionHistory {
   readonly revision_count: number;
   readonly revisions: ArticleRevision[];
 }
 
 export const NO_REVISIONS: RevisionHistory = { revision_count: 0, revisions: [] };
 
-export interface RevisionStep {
+interface RevisionStep {
   readonly history: RevisionHistory;
   /** The revision this fetch made, else the article's latest (sent again: dedup's write of it is
    * idempotent, so a delivery that died after storing the article still reaches the member item). */

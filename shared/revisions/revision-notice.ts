@@ -8,7 +8,7 @@ import { cutChars } from "../extract/field-caps";
 import type { RevisionNotice } from "../records";
 
 /** Characters of the notice's line kept with the revision. */
-export const NOTICE_CHARS = 200;
+const NOTICE_CHARS = 200;
 
 const NOTICE_LINE = /^[\s*_>#-]*(correction|corrected|update|updated|editor['’]s note)\b\s*[:.—–-]/iu;
 
@@ -19,7 +19,7 @@ const CORRECTION_MARKUP =
 /** Bytes of the page searched for the markup: a notice sits in the article, not past 2 MB of HTML. */
 const MARKUP_SCAN_CHARS = 2_000_000;
 
-export interface FoundNotice {
+interface FoundNotice {
   readonly notice: RevisionNotice;
   readonly text: string | null;
 }
