@@ -170,6 +170,7 @@ export function createFetchHandler(env: Env) {
     dedupQueue: new DedupQueueSender(sqs, resource.queueUrl(env, "dedup")),
     now: clockFrom(settings.STORYTRAIL_NOW),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
+    recheckHours: settings.STORYTRAIL_RECHECK_HOURS,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
     // The container's scratch buffers for fingerprints (computed synchronously, one page at a time).
     shingler: new Shingler(),

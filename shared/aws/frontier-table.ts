@@ -1,6 +1,12 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { type ClaimResult, type Frontier, type FrontierEntry, StaleDeliveryError } from "../crawl/ports";
+import {
+  type ClaimResult,
+  type Frontier,
+  type FrontierEntry,
+  type RecheckMark,
+  StaleDeliveryError,
+} from "../crawl/ports";
 import { articleIdFor } from "../url/canonical-url";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { setExpression } from "./update-expression";
@@ -38,13 +44,19 @@ export class FrontierTable implements Frontier {
           ConditionExpression: "attribute_not_exists(url_id) OR (#s = :queued AND run_id = :run)",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: { ":queued": "queued", ":run": e.run_id },
+          // The item as it stands comes back with the refusal (no read, no charge): a URL listed without
+          // a lastmod needs a second write only when its re-check is due.
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         }),
       );
       return "new";
     } catch (err) {
       if (!isConditionalCheckFailure(err)) throw err;
+      // The refusal's item is in DynamoDB JSON: the document client does not unmarshall errors.
+      const old = (err as { Item?: Record<string, { S?: string }> }).Item;
+      if (!e.lastmod)
+        return this.recheckIfDue(url_id, { due: old?.recheck_at?.S, status: old?.status?.S }, e);
     }
-    if (!e.lastmod) return "seen";
     try {
       await this.doc.send(
         new UpdateCommand({
@@ -57,6 +69,41 @@ export class FrontierTable implements Frontier {
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: {
             ":l": e.lastmod,
+            ":queued": "queued",
+            ":run": e.run_id,
+            ":now": e.now,
+            ":zero": 0,
+          },
+        }),
+      );
+      return "updated";
+    } catch (err) {
+      if (isConditionalCheckFailure(err)) return "seen";
+      throw err;
+    }
+  }
+
+  /** Re-sends a URL listed without a lastmod once its re-check is due (recheck-schedule.ts). The
+   * re-check is taken off the item: the fetch sets the next one, and a failed fetch ends them. */
+  private async recheckIfDue(
+    url_id: string,
+    old: { due: string | undefined; status: string | undefined },
+    e: { run_id: string; now: string },
+  ): Promise<ClaimResult> {
+    const { due } = old;
+    if (due === undefined || due > e.now || old.status === "queued") return "seen";
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id },
+          UpdateExpression:
+            "SET #s = :queued, run_id = :run, updated_at = :now, attempts = :zero REMOVE recheck_at, last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
+          // Two runs listing it at once: the first takes the re-check away from the second.
+          ConditionExpression: "recheck_at = :due AND #s <> :queued",
+          ExpressionAttributeNames: { "#s": "status" },
+          ExpressionAttributeValues: {
+            ":due": due,
             ":queued": "queued",
             ":run": e.run_id,
             ":now": e.now,
@@ -123,6 +170,7 @@ export class FrontierTable implements Frontier {
       now: string;
       delivery?: number;
       message?: string;
+      recheck?: RecheckMark;
     },
   ): Promise<void> {
     await this.update(url, {
@@ -133,6 +181,7 @@ export class FrontierTable implements Frontier {
       http_status: r.http_status,
       etag: r.etag,
       last_modified: r.last_modified,
+      ...r.recheck,
       reason: null,
       detail: null,
       updated_at: r.now,

@@ -24,8 +24,17 @@ import { NO_REVISIONS } from "../revisions/article-revision";
 import { putWithRevisions } from "../revisions/keep-revision";
 import { articleIdFor, resolveCanonical } from "../url/canonical-url";
 import { type DedupHandoff, sendingAtOnce } from "./dedup-handoff";
-import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore, RevisionStore } from "./ports";
+import type {
+  ArticleStore,
+  DedupQueue,
+  Frontier,
+  Pacer,
+  RawSampleStore,
+  RecheckMark,
+  RevisionStore,
+} from "./ports";
 import { sampled } from "./raw-sample";
+import { nextRecheck } from "./recheck-schedule";
 
 export interface FetchDeps {
   readonly http: HttpClient;
@@ -42,6 +51,9 @@ export interface FetchDeps {
    * fetch invocation holds its batch's messages and sends them together. */
   readonly dedupHandoff?: DedupHandoff;
   readonly now: () => Date;
+  /** The re-check schedule for URLs listed without a lastmod (STORYTRAIL_RECHECK_HOURS,
+   * recheck-schedule.ts); absent (an archive import): none. */
+  readonly recheckHours?: readonly number[];
   /** Share of successfully extracted pages whose raw HTML is kept (thin and failed pages always are). */
   readonly sampleRate: number;
   /** The deployment's canonical partners (STORYTRAIL_CANONICAL_PARTNERS); a message adds its source's. */
@@ -123,6 +135,7 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     }),
   });
   if (!res.ok) return fail(res.reason, res.detail, res.status);
+  const recheck = deps.recheckHours && nextRecheck(msg, previous, deps.recheckHours, deps.now());
   if (res.notModified && previous?.article_id) {
     await deps.frontier.markFetched(msg.url, {
       article_id: previous.article_id,
@@ -130,10 +143,11 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
       etag: previous.etag ?? null,
       last_modified: previous.last_modified ?? null,
       now: deps.now().toISOString(),
+      ...(recheck ? { recheck } : {}),
     });
     return { kind: "not_modified", url: msg.url };
   }
-  return storeFetchedPage(msg, res, deps, fail, previous?.article_id != null);
+  return storeFetchedPage(msg, res, deps, fail, previous?.article_id != null, recheck);
 }
 
 /** What a fetched page needs after its GET; a page read from a web archive goes through it too. */
@@ -147,6 +161,8 @@ export async function storeFetchedPage(
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
   /** The URL was fetched to an article before: the stored one is read and a change kept as a revision. */
   known = false,
+  /** The URL's next re-check, for the Frontier item (a live fetch's). */
+  recheck?: RecheckMark,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();
   // Registrable domains the page may name as rel=canonical besides its own: the deployment's and its source's.
@@ -257,6 +273,7 @@ export async function storeFetchedPage(
       etag: res.headers.etag ?? null,
       last_modified: res.headers["last-modified"] ?? null,
       now: collected_at,
+      ...(recheck ? { recheck } : {}),
     });
   });
   return { kind: "article", article_id, url, has_headline: extraction.headline !== null };

@@ -7,6 +7,14 @@ import type { DiscoverMessage } from "./discover-message";
 
 export type FrontierStatus = "queued" | "fetched" | "failed";
 
+/** What fetch writes on the Frontier item for the URL's next re-check (recheck-schedule.ts). */
+export interface RecheckMark {
+  /** The article's first fetch, from which the schedule counts. */
+  readonly first_fetched_at: string;
+  /** When it is next due; null when the schedule is over (or the source gives a lastmod). */
+  readonly recheck_at: string | null;
+}
+
 export interface FrontierEntry {
   readonly url_id: string;
   readonly url: string;
@@ -36,6 +44,9 @@ export interface FrontierEntry {
   readonly http_status?: number | null;
   readonly etag?: string | null;
   readonly last_modified?: string | null;
+  /** The article's first fetch and its next re-check for a source without lastmods (recheck-schedule.ts). */
+  readonly first_fetched_at?: string | null;
+  readonly recheck_at?: string | null;
 }
 
 export type ClaimResult = "new" | "updated" | "seen";
@@ -52,7 +63,8 @@ export class StaleDeliveryError extends Error {
 export interface Frontier {
   /**
    * Records a discovered URL. "new" the first time, "updated" when its lastmod is newer than the
-   * stored one (re-fetch for update tracking), "seen" otherwise. Atomic: two runs never both win.
+   * stored one (re-fetch for update tracking) or, listed without a lastmod, when its re-check is due
+   * (`recheck_at` passed), "seen" otherwise. Atomic: two runs never both win.
    */
   claim(entry: {
     url: string;
@@ -83,6 +95,8 @@ export interface Frontier {
       delivery?: number;
       /** Its message id (FrontierEntry.delivery_message). */
       message?: string;
+      /** The next re-check (a live fetch's; absent: the item's is left as it is). */
+      recheck?: RecheckMark;
     },
   ): Promise<void>;
   /** Records a failed attempt; returns the URL's attempts since its claim, this one included. */
