@@ -10,6 +10,7 @@
  */
 
 import { DEFAULT_RECHECK_HOURS } from "../shared/config/crawl-settings";
+import { RECHECK_LISTING_HOURS } from "../shared/discover/discover-source";
 import {
   type CostLine,
   costBreakdown,
@@ -17,6 +18,7 @@ import {
   type Observed,
   readUnits,
   type Settings,
+  totalUsd,
 } from "./cost-model";
 import { PRICES, type Prices } from "./prices";
 import { formatTable } from "./table";
@@ -63,24 +65,48 @@ export function recheckUsd(obs: Observed, s: Settings, prices: Prices = PRICES):
   return pass / M + own;
 }
 
-/** The re-checks' line, per million articles: extra fetches × one re-check's dollars. */
-export function recheckCostLine(
+/** Discovery runs that list an article dated by its publication alone again, though unchanged: those
+ * meeting a step's listing window (shared/discover/discover-source.ts), each a claim refused for 1 WRU. */
+export function recheckListings(a: Pick<RecheckAssumptions, "hours" | "discoveryIntervalHours">): number {
+  const d = a.discoveryIntervalHours;
+  const last = Math.max(0, ...a.hours) + RECHECK_LISTING_HOURS;
+  let listings = 0;
+  for (let run = d; run - d <= last; run += d)
+    if (a.hours.some((h) => h <= run && h + RECHECK_LISTING_HOURS >= run - d)) listings++;
+  return listings;
+}
+
+/** The re-checks' lines, per million articles: extra fetches × one re-check's dollars, and the listings'
+ * refused claims (counted for every article without lastmod: one with no date at all is listed on every
+ * run anyway, so this is an upper bound). */
+export function recheckCostLines(
   obs: Observed,
   s: Settings,
   a: RecheckAssumptions,
   prices: Prices = PRICES,
-): CostLine {
+): CostLine[] {
   const looks = recheckLooks(a);
-  return costLine(
-    "all",
-    `re-checks (${a.hours.join(",")} h; ${Math.round(a.noLastmodShare * 100)} % of articles without lastmod, discovered every ${a.discoveryIntervalHours} h: ${looks} look${looks === 1 ? "" : "s"} each)`,
-    1e6 * a.noLastmodShare * looks,
-    "fetches",
-    recheckUsd(obs, s, prices),
-  );
+  const listings = recheckListings(a);
+  const share = `${Math.round(a.noLastmodShare * 100)} % of articles without lastmod, discovered every ${a.discoveryIntervalHours} h`;
+  return [
+    costLine(
+      "all",
+      `re-checks (${a.hours.join(",")} h; ${share}: ${looks} look${looks === 1 ? "" : "s"} each)`,
+      1e6 * a.noLastmodShare * looks,
+      "fetches",
+      recheckUsd(obs, s, prices),
+    ),
+    costLine(
+      "DynamoDB",
+      `frontier: listings for re-checks (${share}: ${listings} refused claims each)`,
+      1e6 * a.noLastmodShare * listings,
+      "WRU",
+      prices.dynamoPerWru,
+    ),
+  ];
 }
 
-/** Shares of articles without lastmod and discovery cadences the bench states the line at. */
+/** Shares of articles without lastmod and discovery cadences the bench states the lines at. */
 const SHARES = [0.1, 0.3, 1];
 const CADENCES_HOURS = [0.25, 1, 24];
 /** A page is fetched a while after its discovery run (its host's slot): 15 minutes assumed. */
@@ -96,16 +122,20 @@ export function recheckReport(obs: Observed, s: Settings): { text: string; resul
   const rows = CADENCES_HOURS.map((h) => ({
     h,
     looks: recheckLooks(schedule(h)),
-    lines: SHARES.map((noLastmodShare) => recheckCostLine(obs, s, { ...schedule(h), noLastmodShare })),
+    listings: recheckListings(schedule(h)),
+    usd: SHARES.map((noLastmodShare) =>
+      totalUsd(recheckCostLines(obs, s, { ...schedule(h), noLastmodShare })),
+    ),
   }));
   const perMillion = recheckUsd(obs, s) * 1e6;
-  const text = `Re-checks of articles without lastmod (STORYTRAIL_RECHECK_HOURS ${DEFAULT_RECHECK_HOURS.join(",")}; each priced as the article's fetch and dedup lines above without storage or discovery, plus the claim's write and the article's read: $${perMillion.toFixed(2)} per million re-checks; a page fetched ${FETCH_DELAY_HOURS * 60} min after its discovery run)\n${formatTable(
+  const text = `Re-checks of articles without lastmod (STORYTRAIL_RECHECK_HOURS ${DEFAULT_RECHECK_HOURS.join(",")}; each priced as the article's fetch and dedup lines above without storage or discovery, plus the claim's write and the article's read: $${perMillion.toFixed(2)} per million re-checks; an article dated by its publication alone is also listed again around each step, a refused claim each; a page fetched ${FETCH_DELAY_HOURS * 60} min after its discovery run)\n${formatTable(
     [
       "source discovered every",
       "looks per article",
+      "listings per article",
       ...SHARES.map((x) => `USD per M articles, ${x * 100} % without lastmod`),
     ],
-    rows.map((r) => [`${r.h} h`, r.looks, ...r.lines.map((l) => `$${l.usd.toFixed(2)}`)]),
+    rows.map((r) => [`${r.h} h`, r.looks, r.listings, ...r.usd.map((u) => `$${u.toFixed(2)}`)]),
   )}`;
   return { text, results: { perMillionRechecksUsd: perMillion, rows } };
 }

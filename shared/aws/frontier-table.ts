@@ -54,9 +54,22 @@ export class FrontierTable implements Frontier {
       if (!isConditionalCheckFailure(err)) throw err;
       // The refusal's item is in DynamoDB JSON: the document client does not unmarshall errors.
       const old = (err as { Item?: Record<string, { S?: string }> }).Item;
-      if (!e.lastmod)
-        return this.recheckIfDue(url_id, { due: old?.recheck_at?.S, status: old?.status?.S }, e);
+      const stored = { due: old?.recheck_at?.S, status: old?.status?.S };
+      // A lastmod not newer than the stored one (a publication date standing in for it, most often)
+      // changes nothing: no second write unless a re-check is due.
+      const storedLastmod = old?.lastmod?.S;
+      if (!e.lastmod || (storedLastmod !== undefined && storedLastmod >= e.lastmod))
+        return this.recheckIfDue(url_id, stored, e);
+      if ((await this.claimNewerLastmod(url_id, e)) === "updated") return "updated";
+      return this.recheckIfDue(url_id, stored, e);
     }
+  }
+
+  /** The URL listed again with a newer lastmod: a new crawl of it, unless it is queued already. */
+  private async claimNewerLastmod(
+    url_id: string,
+    e: { run_id: string; lastmod: string | null; now: string },
+  ): Promise<ClaimResult> {
     try {
       await this.doc.send(
         new UpdateCommand({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costBreakdown, totalUsd } from "../../bench/cost-model";
 import { PRICES } from "../../bench/prices";
-import { recheckCostLine, recheckLooks, recheckUsd } from "../../bench/recheck-cost";
+import { recheckCostLines, recheckListings, recheckLooks, recheckUsd } from "../../bench/recheck-cost";
 import { DEFAULT_RECHECK_HOURS } from "../../shared/config/crawl-settings";
 import { costSettings, observation } from "../support/cost-fixtures";
 
@@ -35,20 +35,32 @@ describe("re-checks of articles without lastmod", () => {
     expect(recheckUsd(obs, s)).toBeCloseTo((totalUsd(lines) - totalUsd(stored)) / 1e6 + own, 12);
   });
 
-  it("is extra fetches per million articles × one re-check's dollars, linear in the share without lastmod", () => {
+  it("lists an article dated by its publication alone at the runs meeting a step's 3-hour window", () => {
+    const listings = (discoveryIntervalHours: number, hours = DEFAULT_RECHECK_HOURS) =>
+      recheckListings({ hours, discoveryIntervalHours });
+    // Hourly: the runs at 1–8 h (steps 1 and 4), 12–16 h and 24–28 h.
+    expect(listings(1)).toBe(18);
+    // Daily: the run a day on (steps 1, 4, 12 and 24 in its day) and the next (24 h + 3 h past it).
+    expect(listings(24)).toBe(2);
+    expect(listings(1, [])).toBe(0);
+  });
+
+  it("is extra fetches × one re-check's dollars and the listings' refused claims, linear in the share without lastmod", () => {
     const obs = observation();
     const s = costSettings();
-    const line = (noLastmodShare: number, discoveryIntervalHours: number) =>
-      recheckCostLine(obs, s, {
+    const lines = (noLastmodShare: number, discoveryIntervalHours: number) =>
+      recheckCostLines(obs, s, {
         hours: DEFAULT_RECHECK_HOURS,
         noLastmodShare,
         discoveryIntervalHours,
         fetchDelayHours: 0.25,
       });
-    expect(line(0.5, 1)).toMatchObject({ quantity: 2e6, unit: "fetches" });
-    expect(line(0.5, 1).usd).toBeCloseTo(2e6 * recheckUsd(obs, s), 9);
-    expect(line(1, 1).usd).toBeCloseTo(2 * line(0.5, 1).usd, 9);
-    expect(line(0.5, 24).usd).toBeCloseTo(line(0.5, 1).usd / 4, 9);
-    expect(line(0, 1).usd).toBe(0);
+    const [fetches, listings] = lines(0.5, 1);
+    expect(fetches).toMatchObject({ quantity: 2e6, unit: "fetches" });
+    expect(fetches!.usd).toBeCloseTo(2e6 * recheckUsd(obs, s), 9);
+    expect(listings).toMatchObject({ quantity: 9e6, unit: "WRU", usd: 9e6 * PRICES.dynamoPerWru });
+    expect(totalUsd(lines(1, 1))).toBeCloseTo(2 * totalUsd(lines(0.5, 1)), 9);
+    expect(lines(0.5, 24)[0]!.usd).toBeCloseTo(fetches!.usd / 4, 9);
+    expect(totalUsd(lines(0, 1))).toBe(0);
   });
 });

@@ -40,6 +40,9 @@ describe("nextRecheck", () => {
     expect(nextRecheck({}, first, hours, new Date(T + 26 * H)).recheck_at).toBeNull();
     // A source with lastmods says when its page changed; an empty schedule never looks.
     expect(nextRecheck({ lastmod: iso(T) }, null, hours, new Date(T)).recheck_at).toBeNull();
+    // A publication date standing in for the lastmod (a feed's pubDate, a news sitemap's date) is none.
+    const published = { lastmod: iso(T - H), hint_published_at: "2026-12-01T11:00:00+02:00" };
+    expect(nextRecheck(published, null, hours, new Date(T)).recheck_at).toBe(iso(T + H));
     expect(nextRecheck({ lastmod: null }, null, [], new Date(T)).recheck_at).toBeNull();
   });
 });
@@ -64,7 +67,12 @@ describe("looking again on discovery and fetch", () => {
     const { doc } = runtime.clients;
     const sources = parseSources({
       sources: [
-        { id: "r", publication: "River News", homepage: site.url("/"), sitemaps: [site.url("/s.xml")] },
+        {
+          id: "r",
+          publication: "River News",
+          homepage: site.url("/"),
+          sitemaps: [site.url("/s.xml"), site.url("/news.xml")],
+        },
       ],
     });
     const summary = await runDiscovery(sources, run, {
@@ -74,6 +82,8 @@ describe("looking again on discovery and fetch", () => {
       sourceState: new SourcesTable(doc, runtime.resources.tables.sources),
       fetchQueue: { send: async (batch) => void sent.push(...batch) },
       now: () => new Date(at),
+      recheckHours: DEFAULT_RECHECK_HOURS,
+      minHostDelayMs: 0,
       schedule: new HostPaceTable(doc, runtime.resources.tables.hosts, { minDelayMs: 1000, now: () => at }),
     });
     return summary.sources[0];
@@ -93,6 +103,15 @@ describe("looking again on discovery and fetch", () => {
         `<?xml version="1.0"?><urlset ${SITEMAP_NS}><url><loc>${site.url("/flood")}</loc></url><url><loc>${site.url("/dated")}</loc><lastmod>2026-12-01T09:00:00Z</lastmod></url></urlset>`,
       ),
     );
+    // A news sitemap dates its page by publication alone.
+    site.route(
+      "/news.xml",
+      send(
+        "application/xml",
+        `<?xml version="1.0"?><urlset ${SITEMAP_NS} xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"><url><loc>${site.url("/bridge")}</loc><news:news><news:publication><news:name>River News</news:name><news:language>en</news:language></news:publication><news:publication_date>2026-12-01T08:00:00Z</news:publication_date><news:title>Bridge closed</news:title></news:news></url></urlset>`,
+      ),
+    );
+    site.route("/bridge", send("text/html; charset=utf-8", page("Bridge closed as the river rises")));
     site.route("/flood", send("text/html; charset=utf-8", page("River rises")));
     site.route("/dated", send("text/html; charset=utf-8", page("A page with a lastmod")));
     runtime = await LocalRuntime.start({ endpoints: inject("endpoints"), prefix: uniquePrefix("recheck") });
@@ -119,10 +138,14 @@ describe("looking again on discovery and fetch", () => {
     await site?.close();
   });
 
-  it("re-sends a page listed without lastmod when its re-check is due, in its host's slots, and stops after the schedule", async () => {
-    expect(await discover("d1")).toMatchObject({ new: 2 });
+  it("re-sends a page listed without lastmod (or dated by publication alone) when its re-check is due, in its host's slots, and stops after the schedule", async () => {
+    expect(await discover("d1")).toMatchObject({ new: 3 });
     await fetchAll();
-    expect([await recheckAt("/flood"), await recheckAt("/dated")]).toEqual([iso(T + H), null]);
+    expect([await recheckAt("/flood"), await recheckAt("/bridge"), await recheckAt("/dated")]).toEqual([
+      iso(T + H),
+      iso(T + H),
+      null,
+    ]);
 
     // Half an hour on, listed again: not due yet.
     at = T + 0.5 * H;
@@ -133,23 +156,27 @@ describe("looking again on discovery and fetch", () => {
     // rewritten meanwhile, which the fetch keeps as a revision. The next look is at +4 h.
     at = T + 1.1 * H;
     site.route("/flood", send("text/html; charset=utf-8", page("River bursts its banks")));
-    expect(await discover("d3")).toMatchObject({ updated: 1 });
-    expect(sent.map((m) => m.url)).toEqual([site.url("/flood")]);
-    expect(sent[0]?.slot_at).toBeGreaterThanOrEqual(at);
+    expect(await discover("d3")).toMatchObject({ updated: 2 });
+    expect(sent.map((m) => m.url).sort()).toEqual([site.url("/bridge"), site.url("/flood")]);
+    for (const m of sent) expect(m.slot_at).toBeGreaterThanOrEqual(at);
     await fetchAll();
-    expect(handed[0]?.revision).toMatchObject({ number: 1, previous_headline: "River rises" });
+    expect(handed.find((m) => m.url === site.url("/flood"))?.revision).toMatchObject({
+      number: 1,
+      previous_headline: "River rises",
+    });
+    expect(handed.find((m) => m.url === site.url("/bridge"))?.revision).toBeUndefined();
     expect(await recheckAt("/flood")).toBe(iso(T + 4 * H));
 
     // The next discovery run comes late (a source discovered daily): one look, and the schedule is over.
     at = T + 30 * H;
-    expect(await discover("d4")).toMatchObject({ updated: 1 });
+    expect(await discover("d4")).toMatchObject({ updated: 2 });
     await fetchAll();
     // The page had not changed since: no revision added.
     expect((await fetchDeps.articles.get(articleIdFor(site.url("/flood"))))?.revision_count).toBe(1);
     expect(await recheckAt("/flood")).toBeNull();
     at = T + 40 * H;
     expect(await discover("d5")).toMatchObject({ updated: 0 });
-    expect(site.hits.get("/flood")).toBe(3);
+    expect([site.hits.get("/flood"), site.hits.get("/bridge"), site.hits.get("/dated")]).toEqual([3, 3, 1]);
   });
 
   it("gives a due re-check to one of two runs listing the page at once", async () => {
