@@ -166,7 +166,7 @@ export async function measureArchiveBytes(count: number, seed = 7): Promise<Arch
   let cpuUs = 0;
   let part = 0;
   const write = async (table: "articles" | "stories", articles: ArticleRow[], storyRows: StoryRow[]) => {
-    const t = datasetTables({ articles, stories: storyRows }).find((x) => x.name === table)!;
+    const t = datasetTables({ articles, stories: storyRows, revisions: [] }).find((x) => x.name === table)!;
     const cpu = process.cpuUsage();
     const bytes = encodeTable(t, "parquet") as Uint8Array;
     const used = process.cpuUsage(cpu);

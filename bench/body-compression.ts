@@ -67,6 +67,8 @@ function realBodies(): { pages: Omit<Article, "cluster_id">[]; corpus: string[] 
         http_status: 200,
         raw_key: null,
         extractor_version: "2026.12.1",
+        revision_count: 0,
+        revisions: [],
       });
     }
   }

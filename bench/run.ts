@@ -356,6 +356,11 @@ if (want("pipeline") || want("cost")) {
       print(
         `Cost per million articles, us-east-1 list prices (metered local run: ${obs.articles} articles; defaults: ${settingsText}; load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores)\n${costTable(lines)}\n${[...byService].map(([s, u]) => `${s} $${u.toFixed(2)}`).join(" · ")}\nTOTAL $${total.toFixed(2)} per million articles, ${(total / floorTotal).toFixed(2)}× the floor; BOUND under issue 26's decisions $${boundTotal.toFixed(2)}, total ÷ bound ${(total / boundTotal).toFixed(2)} (issue 26's targets: ≤ $18 on demand, ≤ 1.35× the bound)`,
       );
+      // Looking again at articles whose source gives no lastmod (issue 41, bench/recheck-cost.ts).
+      const { recheckReport } = await import("./recheck-cost");
+      const recheck = recheckReport(obs, defaults);
+      results.costRecheck = recheck.results;
+      print(recheck.text);
       // Beside the per-article figure: what the stack costs a month whatever it crawls (bench/fixed-costs.ts).
       const { fixedMonthlyLines, stackFixedMonthly } = await import("./fixed-costs");
       const { monthlyUsd: monthlyUsdAt } = await import("./provisioned-capacity");

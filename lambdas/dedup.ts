@@ -21,6 +21,7 @@ import { clusterIdFor } from "../shared/dedup/clusterer";
 import { fingerprintSchema } from "../shared/dedup/fingerprint";
 import { addArticleRetrying } from "../shared/dedup/retry-on-conflict";
 import { dedupMessageSchema } from "../shared/records";
+import { reviseMember } from "../shared/revisions/member-revision";
 
 /** Lost races are retried here first (addArticle is idempotent); past this, SQS redelivers. */
 const CONFLICT_RETRIES = 8;
@@ -31,6 +32,8 @@ interface BatchTally {
   joined: number;
   /** Stories retired into another by this batch's articles. */
   merged: number;
+  /** Articles whose message carried a revision (their member items took it). */
+  revised: number;
 }
 
 export function createDedupHandler(env: Env) {
@@ -58,11 +61,18 @@ export function createDedupHandler(env: Env) {
   const recordHandler = async (record: SQSRecord, metrics: InvocationMetrics, tally: BatchTally) => {
     const msg = dedupMessageSchema.parse(JSON.parse(record.body));
     const fingerprint = fingerprintSchema.parse(msg.fingerprint);
-    const article = { ...msg, fingerprint };
-    const out = await addArticleRetrying(store, article, {
-      attempts: CONFLICT_RETRIES,
-      now: () => clock().toISOString(),
-    });
+    const { revision, ...rest } = msg;
+    const article = { ...rest, fingerprint };
+    const cluster = () =>
+      addArticleRetrying(store, article, { attempts: CONFLICT_RETRIES, now: () => clock().toISOString() });
+    if (revision) {
+      // A revised article stays in its story (shared/revisions/member-revision.ts says why).
+      const cluster_id = await reviseMember(store, article, revision, cluster);
+      logger.debug("revised", { correlation_id: msg.article_id, cluster_id, revision: revision.number });
+      tally.revised++;
+      return;
+    }
+    const out = await cluster();
     // The article's id is the URL id fetch logged as correlation_id, or its article_id when the page's
     // rel=canonical moved it. `merged` only when the article merged stories.
     logger.debug("clustered", {
@@ -82,7 +92,7 @@ export function createDedupHandler(env: Env) {
     if (context) logger.addContext(context);
     // This invocation's counts, one document (a container's concurrent local invocations keep theirs apart).
     const metrics = new InvocationMetrics(metricsOptions);
-    const tally: BatchTally = { newStories: 0, joined: 0, merged: 0 };
+    const tally: BatchTally = { newStories: 0, joined: 0, merged: 0, revised: 0 };
     try {
       const handle = (record: SQSRecord) =>
         recordHandler(record, metrics, tally).catch((err: unknown) => {
@@ -99,6 +109,7 @@ export function createDedupHandler(env: Env) {
         new_stories: tally.newStories,
         joined: tally.joined,
         merged: tally.merged,
+        revised: tally.revised,
         failures: response.batchItemFailures.length,
       });
       return response;

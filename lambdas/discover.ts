@@ -69,6 +69,7 @@ export function createDiscoverHandler(env: Env, hooks: DiscoverHooks = {}) {
       sourceState,
       fetchQueue,
       now: clock,
+      recheckHours: settings.STORYTRAIL_RECHECK_HOURS,
       log: (msg, data) => logger.warn(msg, data),
       // The source's time budget is what is left of this invocation.
       ...(context ? { remainingMs: () => context.getRemainingTimeInMillis() } : {}),

@@ -24,6 +24,7 @@ import { InvocationMetrics } from "../shared/aws/invocation-metrics";
 import { QueuePutBack } from "../shared/aws/queue-put-back";
 import { DedupQueueSender, FetchQueueSender } from "../shared/aws/queue-sender";
 import { RawSamplesBucket } from "../shared/aws/raw-samples";
+import { RevisionsBucket } from "../shared/aws/revisions-bucket";
 import { loadS3Client } from "../shared/aws/s3-client";
 import { makeSqsClient } from "../shared/aws/sqs-client";
 import { clockFrom } from "../shared/config/clock";
@@ -158,6 +159,8 @@ export function createFetchHandler(env: Env) {
   });
   let robots = new RobotsCache(http, settings.STORYTRAIL_USER_AGENT, pacer);
   let robotsSince = Date.now();
+  // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
+  const rawSamples = new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw"));
   const deps = {
     http,
     pacer,
@@ -165,11 +168,12 @@ export function createFetchHandler(env: Env) {
       retentionDays: settings.STORYTRAIL_FRONTIER_RETENTION_DAYS,
     }),
     articles: new ArticlesTable(doc, resource.table(env, "articles")),
-    // Only a fraction of pages is sampled: the S3 client loads with the first sample, not at cold start.
-    rawSamples: new RawSamplesBucket(() => loadS3Client(endpoints, region), resource.bucket(env, "raw")),
+    rawSamples,
+    revisions: new RevisionsBucket(rawSamples),
     dedupQueue: new DedupQueueSender(sqs, resource.queueUrl(env, "dedup")),
     now: clockFrom(settings.STORYTRAIL_NOW),
     sampleRate: settings.STORYTRAIL_RAW_SAMPLE_RATE,
+    recheckHours: settings.STORYTRAIL_RECHECK_HOURS,
     partners: settings.STORYTRAIL_CANONICAL_PARTNERS,
     // The container's scratch buffers for fingerprints (computed synchronously, one page at a time).
     shingler: new Shingler(),

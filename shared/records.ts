@@ -12,8 +12,11 @@ import * as z from "zod/mini";
 /** 8: the hot tables expire (DynamoDB TTL, attribute `expires_at` in epoch seconds, set on Clusters member
  * and outlet items and Articles items once the archive holds them), and the Clusters stream carries their
  * expiries: a REMOVE whose userIdentity is the DynamoDB service (shared/consumer/ttl-deletion.ts), which
- * decodes as `story_expired`, `member_expired` or `outlet_expired`, never as a removal or a merge. The
- * items' fields are as in 7. 7: dedup no longer writes a story item per article in the Fingerprints table (key story#<article_id>);
+ * decodes as `story_expired`, `member_expired` or `outlet_expired`, never as a removal or a merge. And an
+ * article keeps its revisions (a fetch of its URL whose headline or body changed): the Articles item carries
+ * `revision_count` and `revisions` (the last REVISIONS_KEPT summaries, shared/revisions/), the Clusters
+ * member item `latest_revision` (an `article_revised` event on the stream), and the dedup message the
+ * revision. Older items decode with 0, [] and null. 7: dedup no longer writes a story item per article in the Fingerprints table (key story#<article_id>);
  * an article's story is its fingerprint item's first_cluster_id followed through the summaries'
  * merged_into (shared/aws/fingerprint-item.ts articleStories), or the member item on the Clusters
  * stream. Every other record is as in 6. 6: the article carries `date_order_flag`: "swapped" when the page's other dates settled a numeric
@@ -31,7 +34,8 @@ export const RECORD_VERSION = 8;
  * the body, which `decodeArticleItem` reads both ways, 4 only adds `published_at_structured`, and 5
  * only adds `headline_declared`, `kicker` and `credit`, which it reads as null (credit: empty) on older
  * items, 6 only adds `date_order_flag`, null on older items, 7 changes only the Fingerprints table, and 8
- * only adds expiries to the stream (items of 7 expire alike); every writer writes RECORD_VERSION. */
+ * only adds expiries to the stream (items of 7 expire alike) and the revision fields (0, [] and null on
+ * older items); every writer writes RECORD_VERSION. */
 export const READ_RECORD_VERSIONS = [2, 3, 4, 5, 6, 7, RECORD_VERSION] as const;
 const recordVersion = z.literal(READ_RECORD_VERSIONS);
 
@@ -152,6 +156,39 @@ export const extractionSchema = z.object({
 });
 export type Extraction = z.infer<typeof extractionSchema>;
 
+/** Since v8: the notice a revision brought, from a new "Correction:" / "Update:" / "Updated:" line of
+ * the body or the publisher's correction markup (shared/revisions/revision-notice.ts). */
+export const revisionNotice = z.enum(["correction", "update"]);
+export type RevisionNotice = z.infer<typeof revisionNotice>;
+
+/** Since v8: one revision of an article, what its fetch found changed against the version before. */
+export const articleRevisionSchema = z.object({
+  /** 1 for the first change after the article was first stored, then +1 per change. */
+  number: z.int().check(z.positive()),
+  /** When the revised version was fetched. */
+  collected_at: instant,
+  /** The revised page's own modified date (JSON-LD dateModified and the like), else null. */
+  modified_at: z.nullable(instant),
+  /** The revised and the earlier headline, each cut to 300 characters (the item's size budget). */
+  headline: z.nullable(z.string()),
+  previous_headline: z.nullable(z.string()),
+  headline_changed: z.boolean(),
+  body_changed: z.boolean(),
+  /** The revised body's hash (SHA-256 of its whitespace-normalised NFC text, 32 hex). */
+  body_hash: z.string(),
+  /** Words added and removed (shared/revisions/word-diff.ts), and the first of each, ≤ 200 characters. */
+  words_added: z.int().check(z.nonnegative()),
+  words_removed: z.int().check(z.nonnegative()),
+  added_sample: z.string(),
+  removed_sample: z.string(),
+  notice: z.nullable(revisionNotice),
+  /** The notice's line, ≤ 200 characters, when the body has one. */
+  notice_text: z.nullable(z.string()),
+  /** Where the earlier body is: its gzip text in the raw samples' bucket. */
+  previous_body_key: z.string(),
+});
+export type ArticleRevision = z.infer<typeof articleRevisionSchema>;
+
 /** The article with its body as text: what `decodeArticleItem` returns for an Articles item (which
  * stores the body compressed, shared/consumer/article-item.ts). */
 export const articleSchema = z.extend(extractionSchema, {
@@ -170,6 +207,10 @@ export const articleSchema = z.extend(extractionSchema, {
   http_status: z.int(),
   raw_key: z.nullable(z.string()),
   extractor_version: z.string(),
+  /** Since v8: the revisions found so far, and the last of them (at most REVISIONS_KEPT, oldest first;
+   * every earlier body is in S3). */
+  revision_count: z.int().check(z.nonnegative()),
+  revisions: z.array(articleRevisionSchema),
   // No cluster_id: dedup never rewrites the article (a multi-unit write); its fingerprint item names the
   // cluster its claim chose, which merges lead on from (merged_into), and its member item is on the stream.
 });
@@ -248,6 +289,8 @@ export const dedupMessageSchema = z.object({
   collected_at: instant,
   /** Opaque to everything but shared/dedup: see shared/dedup/fingerprint.ts. */
   fingerprint: z.record(z.string(), z.unknown()),
+  /** The article's latest revision, when it has one: dedup puts it on the article's member item. */
+  revision: z.optional(articleRevisionSchema),
 });
 export type DedupMessage = z.infer<typeof dedupMessageSchema>;
 
@@ -295,6 +338,8 @@ export const clusterMemberSchema = z.object({
   similarity: z.number().check(z.gte(0), z.lte(1)),
   /** The retired cluster this member was moved from by a merge (its REMOVE there is the other half). */
   moved_from: z.nullable(z.string()),
+  /** Since v8: the article's latest revision (a MODIFY that raises its number is `article_revised`). */
+  latest_revision: z.nullable(articleRevisionSchema),
 });
 export type ClusterMember = z.infer<typeof clusterMemberSchema>;
 

@@ -31,7 +31,7 @@ export function registerReport(program: Command): void {
   program
     .command("report")
     .description(
-      "Write an HTML report: top stories, how each spread, the fastest outlets, extraction quality.",
+      "Write an HTML report: top stories, how each spread, the fastest outlets, the most revised stories, extraction quality.",
     )
     .option(
       "--data-dir <dir>",

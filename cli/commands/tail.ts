@@ -50,6 +50,17 @@ function describeEvent(e: ClusterStreamEvent): string {
     case "member_removed":
     case "member_expired":
       return `${head} article ${e.article_id}`;
+    case "article_revised": {
+      const r = e.revision;
+      const what = [
+        r.headline_changed
+          ? `headline ${JSON.stringify(r.previous_headline)} → ${JSON.stringify(r.headline)}`
+          : "",
+        r.body_changed ? `+${r.words_added}/-${r.words_removed} words` : "",
+        r.notice ?? "",
+      ].filter(Boolean);
+      return `${head} ${e.member.url} revision ${r.number}: ${what.join(", ")}`;
+    }
     case "outlet_added":
     case "outlet_updated":
       return `${head} ${e.outlet.publication} carried it at ${e.outlet.carried_at}`;

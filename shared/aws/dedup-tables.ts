@@ -32,7 +32,7 @@ import {
 } from "../dedup/dedup-store";
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
-import { type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
+import { type ArticleRevision, type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
 import { batchWrite, chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { indexedFromItem, itemFromIndexed } from "./fingerprint-item";
@@ -261,6 +261,31 @@ export class DynamoDedupStore implements DedupStore {
       if (codes.includes("TransactionConflict"))
         throw new DedupConflictError(`${what}: transaction conflict`);
       throw err;
+    }
+  }
+
+  async reviseMember(
+    cluster_id: string,
+    article_id: string,
+    revision: ArticleRevision,
+  ): Promise<"revised" | "current" | "missing"> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tables.clusters,
+          Key: { cluster_id, item: memberKey(article_id) },
+          UpdateExpression: "SET #r = :r",
+          ConditionExpression:
+            "attribute_exists(cluster_id) AND (attribute_not_exists(#r) OR #r = :null OR #r.#n < :n)",
+          ExpressionAttributeNames: { "#r": "latest_revision", "#n": "number" },
+          ExpressionAttributeValues: { ":r": revision, ":n": revision.number, ":null": null },
+        }),
+      );
+      return "revised";
+    } catch (err) {
+      if (!isConditionalCheckFailure(err)) throw err;
+      // The failed condition does not say which half: a read does (rare, a repeated delivery).
+      return (await this.getMember(cluster_id, article_id)) ? "current" : "missing";
     }
   }
 

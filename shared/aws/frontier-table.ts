@@ -1,7 +1,13 @@
 /** The Frontier table: one item per discovered canonical URL (DynamoDB adapter of `Frontier`). */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DEFAULT_FRONTIER_RETENTION_DAYS } from "../config/crawl-settings";
-import { type ClaimResult, type Frontier, type FrontierEntry, StaleDeliveryError } from "../crawl/ports";
+import {
+  type ClaimResult,
+  type Frontier,
+  type FrontierEntry,
+  type RecheckMark,
+  StaleDeliveryError,
+} from "../crawl/ports";
 import { articleIdFor } from "../url/canonical-url";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { setExpression } from "./update-expression";
@@ -55,16 +61,33 @@ export class FrontierTable implements Frontier {
           ConditionExpression: "attribute_not_exists(url_id) OR (#s = :queued AND run_id = :run)",
           ExpressionAttributeNames: { "#s": "status" },
           ExpressionAttributeValues: { ":queued": "queued", ":run": e.run_id },
-          // The item that refused the claim comes back with the failure, unbilled: its expiry decides a renewal.
+          // The item as it stands comes back with the refusal (no read, no charge): a URL listed without
+          // a lastmod needs a second write only when its re-check is due or its expiry needs renewing.
           ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         }),
       );
       return "new";
     } catch (err) {
       if (!isConditionalCheckFailure(err)) throw err;
-      await this.renewSighted(url_id, err, e.now);
+      // The refusal's item is in DynamoDB JSON: the document client does not unmarshall errors.
+      const old = (err as { Item?: Record<string, { S?: string }> }).Item;
+      const stored = { due: old?.recheck_at?.S, status: old?.status?.S };
+      // A lastmod not newer than the stored one (a publication date standing in for it, most often)
+      // changes nothing: no second write unless a re-check is due or the item's expiry needs renewing.
+      const storedLastmod = old?.lastmod?.S;
+      const newer = !!e.lastmod && (storedLastmod === undefined || storedLastmod < e.lastmod);
+      if (newer && (await this.claimNewerLastmod(url_id, e)) === "updated") return "updated";
+      const result = await this.recheckIfDue(url_id, stored, e);
+      if (result === "seen") await this.renewSighted(url_id, err, e.now);
+      return result;
     }
-    if (!e.lastmod) return "seen";
+  }
+
+  /** The URL listed again with a newer lastmod: a new crawl of it, unless it is queued already. */
+  private async claimNewerLastmod(
+    url_id: string,
+    e: { run_id: string; lastmod: string | null; now: string },
+  ): Promise<ClaimResult> {
     try {
       await this.doc.send(
         new UpdateCommand({
@@ -122,6 +145,42 @@ export class FrontierTable implements Frontier {
     }
   }
 
+  /** Re-sends a URL listed without a lastmod once its re-check is due (recheck-schedule.ts). The
+   * re-check is taken off the item: the fetch sets the next one, and a failed fetch ends them. */
+  private async recheckIfDue(
+    url_id: string,
+    old: { due: string | undefined; status: string | undefined },
+    e: { run_id: string; now: string },
+  ): Promise<ClaimResult> {
+    const { due } = old;
+    if (due === undefined || due > e.now || old.status === "queued") return "seen";
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { url_id },
+          UpdateExpression:
+            "SET #s = :queued, run_id = :run, updated_at = :now, attempts = :zero, expires_at = :exp REMOVE recheck_at, last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
+          // Two runs listing it at once: the first takes the re-check away from the second.
+          ConditionExpression: "recheck_at = :due AND #s <> :queued",
+          ExpressionAttributeNames: { "#s": "status" },
+          ExpressionAttributeValues: {
+            ":due": due,
+            ":queued": "queued",
+            ":run": e.run_id,
+            ":now": e.now,
+            ":zero": 0,
+            ":exp": this.expiresAt(e.now),
+          },
+        }),
+      );
+      return "updated";
+    } catch (err) {
+      if (isConditionalCheckFailure(err)) return "seen";
+      throw err;
+    }
+  }
+
   async get(url: string): Promise<FrontierEntry | null> {
     const out = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: { url_id: articleIdFor(url) }, ConsistentRead: true }),
@@ -174,6 +233,7 @@ export class FrontierTable implements Frontier {
       now: string;
       delivery?: number;
       message?: string;
+      recheck?: RecheckMark;
     },
   ): Promise<void> {
     await this.update(url, {
@@ -184,6 +244,7 @@ export class FrontierTable implements Frontier {
       http_status: r.http_status,
       etag: r.etag,
       last_modified: r.last_modified,
+      ...r.recheck,
       reason: null,
       detail: null,
       updated_at: r.now,

@@ -42,19 +42,28 @@ export class RawSamplesBucket implements RawSampleStore {
     content_type: string;
   }): Promise<string> {
     const key = `${RAW_PREFIX}${s.article_id}.html.gz`;
-    const [{ PutObjectCommand }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        // The same bytes as gzipRawHtml's (zlib's default level is 6), off the event loop.
-        Body: typeof s.html === "string" ? await gzipAsync(Buffer.from(s.html, "utf8")) : s.html.gzip,
-        ContentType: "text/html; charset=utf-8",
-        ContentEncoding: "gzip",
-        Metadata: { url: encodeURIComponent(s.url), "collected-at": s.collected_at },
-      }),
-    );
+    await this.putObject({
+      Key: key,
+      // The same bytes as gzipRawHtml's (zlib's default level is 6), off the event loop.
+      Body: typeof s.html === "string" ? await gzipAsync(Buffer.from(s.html, "utf8")) : s.html.gzip,
+      ContentType: "text/html; charset=utf-8",
+      ContentEncoding: "gzip",
+      Metadata: { url: encodeURIComponent(s.url), "collected-at": s.collected_at },
+    });
     return key;
+  }
+
+  /** Puts one object in the samples' bucket: revisions keep their earlier bodies beside the samples
+   * (revisions-bucket.ts), with the same lazily loaded client. */
+  async putObject(o: {
+    Key: string;
+    Body: Uint8Array | string;
+    ContentType: string;
+    ContentEncoding?: string;
+    Metadata?: Record<string, string>;
+  }): Promise<void> {
+    const [{ PutObjectCommand }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
+    await s3.send(new PutObjectCommand({ Bucket: this.bucket, ...o }));
   }
 
   async get(key: string): Promise<RawSample> {

@@ -59,7 +59,8 @@ export function articleItemBody(item: Readonly<Record<string, unknown>>): string
  * An Articles item, as the SDK's document client, `unmarshall` or the stream decoder gives it, to the
  * article with its body as text. Reads record versions 2 to 7 (2 and 3 differ only in the body's
  * storage, 4 adds `published_at_structured`, null on older items, 5 `headline_declared` and `kicker`,
- * null, and `credit`, empty, 6 `date_order_flag`, null, 7 the same article; `record_version` is kept as stored)
+ * null, and `credit`, empty, 6 `date_order_flag`, null, 7 the same article, 8 `revision_count` and
+ * `revisions`, 0 and [] on older items and on an item never revised; `record_version` is kept as stored)
  * and refuses others, naming the article.
  */
 export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Article {
@@ -82,6 +83,9 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
     credit: [],
     // Added in v6: older items did not say whether a numeric date's order was contested.
     date_order_flag: null,
+    // Added in v8, and written only once an article has a revision.
+    revision_count: 0,
+    revisions: [],
     ...item,
     body: articleItemBody(item),
     // A string set in DynamoDB (copies of the article accumulate in it): sorted, as a list.
@@ -92,8 +96,10 @@ export function decodeArticleItem(item: Readonly<Record<string, unknown>>): Arti
 }
 
 /** The article's attributes as the Articles item stores them (since version 3): the body compressed
- * (`bodyGzip`: encodeBody(article.body), when it was compressed already, in an import's worker). */
-export function articleItemFields<A extends { readonly body: string }>(
+ * (`bodyGzip`: encodeBody(article.body), when it was compressed already, in an import's worker). An
+ * article with no revision stores no revision fields (they read as 0 and []), so a write that did not
+ * read the article's history (a first fetch through another URL of it) leaves the stored history. */
+export function articleItemFields<A extends { readonly body: string; readonly revision_count?: number }>(
   article: A,
   bodyGzip: Uint8Array = encodeBody(article.body),
 ): Omit<A, "body" | "record_version"> & {
@@ -101,8 +107,9 @@ export function articleItemFields<A extends { readonly body: string }>(
   body_encoding: typeof BODY_ENCODING;
   record_version: typeof RECORD_VERSION;
 } {
+  const { revision_count, revisions, ...rest } = article as A & { revisions?: unknown };
   return {
-    ...article,
+    ...(revision_count ? article : (rest as A)),
     record_version: RECORD_VERSION,
     body: bodyGzip,
     body_encoding: BODY_ENCODING,

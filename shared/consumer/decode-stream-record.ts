@@ -14,6 +14,7 @@
  */
 import * as z from "zod/mini";
 import {
+  type ArticleRevision,
   type ClusterMember,
   type ClusterOutlet,
   type ClusterSummary,
@@ -80,6 +81,14 @@ export type ClusterStreamEvent = StreamPosition &
     | { readonly type: "member_added"; readonly member: ClusterMember }
     /** The INSERT half of a merge's move; the REMOVE half is a member_removed under `from`. */
     | { readonly type: "member_moved"; readonly from: string; readonly member: ClusterMember }
+    /** Since v8: the member's article was revised at its URL (a MODIFY that raised
+     * `latest_revision.number`): `revision` says what changed. */
+    | {
+        readonly type: "article_revised";
+        readonly member: ClusterMember;
+        readonly revision: ArticleRevision;
+        readonly previous: ClusterMember | null;
+      }
     | {
         readonly type: "member_updated";
         readonly member: ClusterMember;
@@ -180,6 +189,8 @@ function image<K extends Kind>(
       `${at}.record_version`,
       `${which} has record_version ${JSON.stringify(plain.record_version) ?? String(plain.record_version)}, ${reads}`,
     );
+  // Added in v8: an older member had no revision.
+  if (kind === "member" && !Object.hasOwn(plain, "latest_revision")) plain.latest_revision = null;
   const parsed = schemas[kind].safeParse(plain);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(item)"}: ${i.message}`);
@@ -241,6 +252,9 @@ function decodeMember(record: ClusterStreamRecord, name: string, item: string) {
   if (member.moved_from && member.moved_from !== previous?.moved_from)
     return { type: "member_moved", from: member.moved_from, member } as const;
   if (name === "INSERT") return { type: "member_added", member } as const;
+  const revision = member.latest_revision;
+  if (revision && revision.number > (previous?.latest_revision?.number ?? 0))
+    return { type: "article_revised", member, revision, previous } as const;
   return { type: "member_updated", member, previous } as const;
 }
 

@@ -95,6 +95,7 @@ export class StoryView {
       case "member_added":
       case "member_moved":
       case "member_updated":
+      case "article_revised":
         this.putMember(event.member, event.sequence);
         return;
       case "member_removed":

@@ -37,6 +37,9 @@ export interface DiscoverRunDeps {
   /** The hosts' schedule (the Hosts table): each enqueued page gets its slot and is delayed to it
    * (page-slots.ts). Absent (one process, no shared table): pages are sent unslotted. */
   readonly schedule?: HostSchedule;
+  /** The re-check schedule (STORYTRAIL_RECHECK_HOURS): URLs dated by their publication alone are listed
+   * again over its span, for the claim to re-send those due (recheck-schedule.ts). Absent: none. */
+  readonly recheckHours?: readonly number[];
 }
 
 export interface SourceRunSummary {
@@ -154,6 +157,7 @@ async function runSource(
         limits: deps.limits,
         pacer: deps.pacer,
         signal,
+        ...(deps.recheckHours ? { recheckHours: deps.recheckHours } : {}),
       });
   const { urls } = found;
   const completed = !signal.aborted;

@@ -20,10 +20,21 @@ import {
   RECORD_VERSION,
   recordInstants,
 } from "../records";
+import { NO_REVISIONS } from "../revisions/article-revision";
+import { putWithRevisions } from "../revisions/keep-revision";
 import { articleIdFor, resolveCanonical } from "../url/canonical-url";
 import { type DedupHandoff, sendingAtOnce } from "./dedup-handoff";
-import type { ArticleStore, DedupQueue, Frontier, Pacer, RawSampleStore } from "./ports";
+import type {
+  ArticleStore,
+  DedupQueue,
+  Frontier,
+  Pacer,
+  RawSampleStore,
+  RecheckMark,
+  RevisionStore,
+} from "./ports";
 import { sampled } from "./raw-sample";
+import { nextRecheck } from "./recheck-schedule";
 
 export interface FetchDeps {
   readonly http: HttpClient;
@@ -33,11 +44,16 @@ export interface FetchDeps {
   readonly frontier: Frontier;
   readonly articles: ArticleStore;
   readonly rawSamples: RawSampleStore;
+  /** Where revisions' earlier bodies go; without it a re-fetch overwrites the article as before v8. */
+  readonly revisions?: RevisionStore;
   readonly dedupQueue: DedupQueue;
   /** How the article's message and the page's outcome go (dedup-handoff.ts); default: sent at once. A
    * fetch invocation holds its batch's messages and sends them together. */
   readonly dedupHandoff?: DedupHandoff;
   readonly now: () => Date;
+  /** The re-check schedule for URLs listed without a lastmod (STORYTRAIL_RECHECK_HOURS,
+   * recheck-schedule.ts); absent (an archive import): none. */
+  readonly recheckHours?: readonly number[];
   /** Share of successfully extracted pages whose raw HTML is kept (thin and failed pages always are). */
   readonly sampleRate: number;
   /** The deployment's canonical partners (STORYTRAIL_CANONICAL_PARTNERS); a message adds its source's. */
@@ -119,6 +135,7 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
     }),
   });
   if (!res.ok) return fail(res.reason, res.detail, res.status);
+  const recheck = deps.recheckHours && nextRecheck(msg, previous, deps.recheckHours, deps.now());
   if (res.notModified && previous?.article_id) {
     await deps.frontier.markFetched(msg.url, {
       article_id: previous.article_id,
@@ -126,10 +143,11 @@ export async function fetchArticle(msg: FetchMessage, deps: FetchDeps): Promise<
       etag: previous.etag ?? null,
       last_modified: previous.last_modified ?? null,
       now: deps.now().toISOString(),
+      ...(recheck ? { recheck } : {}),
     });
     return { kind: "not_modified", url: msg.url };
   }
-  return storeFetchedPage(msg, res, deps, fail);
+  return storeFetchedPage(msg, res, deps, fail, previous?.article_id != null, recheck);
 }
 
 /** What a fetched page needs after its GET; a page read from a web archive goes through it too. */
@@ -141,6 +159,10 @@ export async function storeFetchedPage(
   res: FetchSuccess,
   deps: PageDeps,
   fail: (reason: FailureReason, detail: string, status?: number | null) => Promise<FetchOutcome>,
+  /** The URL was fetched to an article before: the stored one is read and a change kept as a revision. */
+  known = false,
+  /** The URL's next re-check, for the Frontier item (a live fetch's). */
+  recheck?: RecheckMark,
 ): Promise<FetchOutcome> {
   const collectedAt = deps.now();
   // Registrable domains the page may name as rel=canonical besides its own: the deployment's and its source's.
@@ -211,8 +233,15 @@ export async function storeFetchedPage(
     http_status: res.status,
     raw_key,
     extractor_version: EXTRACTOR_VERSION,
+    ...NO_REVISIONS,
   };
-  const stored = await deps.articles.put(article, deps.bodyGzip?.(article.body) ?? undefined);
+  const { stored, latest } = await putWithRevisions(article, {
+    articles: deps.articles,
+    revisions: deps.revisions,
+    known,
+    html: () => res.text,
+    bodyGzip: deps.bodyGzip?.(article.body) ?? undefined,
+  });
   // The caps keep an article well inside the item limit; this is the net under them (url_variants
   // accumulate across puts, and any field added later).
   if (stored === "too_large")
@@ -235,6 +264,7 @@ export async function storeFetchedPage(
       string,
       unknown
     >,
+    ...(latest ? { revision: latest } : {}),
   };
   await (deps.dedupHandoff ?? sendingAtOnce(deps.dedupQueue)).hand(message, async () => {
     await deps.frontier.markFetched(msg.url, {
@@ -243,6 +273,7 @@ export async function storeFetchedPage(
       etag: res.headers.etag ?? null,
       last_modified: res.headers["last-modified"] ?? null,
       now: collected_at,
+      ...(recheck ? { recheck } : {}),
     });
   });
   return { kind: "article", article_id, url, has_headline: extraction.headline !== null };

@@ -2,10 +2,18 @@
  * What the crawl needs from storage and queues, as the domain sees it. shared/aws/ implements these
  * against DynamoDB, SQS and S3; tests and the CLI may implement them in memory.
  */
-import type { Article, DedupMessage, FailureReason, FetchMessage } from "../records";
+import type { Article, ArticleRevision, DedupMessage, FailureReason, FetchMessage } from "../records";
 import type { DiscoverMessage } from "./discover-message";
 
 export type FrontierStatus = "queued" | "fetched" | "failed";
+
+/** What fetch writes on the Frontier item for the URL's next re-check (recheck-schedule.ts). */
+export interface RecheckMark {
+  /** The article's first fetch, from which the schedule counts. */
+  readonly first_fetched_at: string;
+  /** When it is next due; null when the schedule is over (or the source gives a lastmod). */
+  readonly recheck_at: string | null;
+}
 
 export interface FrontierEntry {
   readonly url_id: string;
@@ -39,6 +47,9 @@ export interface FrontierEntry {
   /** When DynamoDB's TTL deletes the item (epoch seconds): the Frontier retention after its last write or
    * sighting; absent on items written before the Frontier expired. */
   readonly expires_at?: number;
+  /** The article's first fetch and its next re-check for a source without lastmods (recheck-schedule.ts). */
+  readonly first_fetched_at?: string | null;
+  readonly recheck_at?: string | null;
 }
 
 export type ClaimResult = "new" | "updated" | "seen";
@@ -55,7 +66,8 @@ export class StaleDeliveryError extends Error {
 export interface Frontier {
   /**
    * Records a discovered URL. "new" the first time, "updated" when its lastmod is newer than the
-   * stored one (re-fetch for update tracking), "seen" otherwise. Atomic: two runs never both win.
+   * stored one (re-fetch for update tracking) or, listed without a lastmod, when its re-check is due
+   * (`recheck_at` passed), "seen" otherwise. Atomic: two runs never both win.
    */
   claim(entry: {
     url: string;
@@ -86,6 +98,8 @@ export interface Frontier {
       delivery?: number;
       /** Its message id (FrontierEntry.delivery_message). */
       message?: string;
+      /** The next re-check (a live fetch's; absent: the item's is left as it is). */
+      recheck?: RecheckMark;
     },
   ): Promise<void>;
   /** Records a failed attempt; returns the URL's attempts since its claim, this one included. */
@@ -130,6 +144,19 @@ export interface RawSampleStore {
     collected_at: string;
     content_type: string;
   }): Promise<string>;
+}
+
+/** Where an article's revisions go beyond its item (the raw samples' bucket, under `revisions/`). */
+export interface RevisionStore {
+  /** Keeps the body revision `number` replaced, gzip text at revisionBodyKey (re-writing is harmless). */
+  putEarlierBody(r: {
+    article_id: string;
+    number: number;
+    body: string;
+    collected_at: string;
+  }): Promise<string>;
+  /** Keeps a revision's summary the Articles item could not take, with why, at revisionSummaryKey. */
+  putSummary(r: { article_id: string; revision: ArticleRevision; reason: string }): Promise<string>;
 }
 
 export interface RawSample {

@@ -52,6 +52,7 @@ export function memberOf(cluster_id: string, a: DedupArticle, similarity: number
     collected_at: a.collected_at,
     similarity,
     moved_from: null,
+    latest_revision: null,
   };
 }
 

@@ -3,7 +3,7 @@
  * passes. The in-memory store (memory-dedup-store.ts) and the DynamoDB adapter
  * (shared/aws/dedup-tables.ts) implement it.
  */
-import type { ClusterMember, ClusterSummary } from "../records";
+import type { ArticleRevision, ClusterMember, ClusterSummary } from "../records";
 import type { Fingerprint } from "./fingerprint";
 
 export interface DedupArticle {
@@ -139,4 +139,23 @@ export interface DedupStore {
   listOutlets(cluster_id: string): AsyncIterable<OutletSighting>;
   /** Deletes the outlet items of a retired cluster (their sightings live on in the winner's). */
   removeOutlets(cluster_id: string, source_ids: readonly string[]): Promise<void>;
+  /**
+   * Sets the member's `latest_revision` unless it has this revision or a later one ("current"):
+   * repeating it changes nothing. "missing" when the cluster has no member for the article.
+   */
+  reviseMember(
+    cluster_id: string,
+    article_id: string,
+    revision: ArticleRevision,
+  ): Promise<"revised" | "current" | "missing">;
+}
+
+/** What reviseMember does to a member read from a store that holds it as a value. */
+export function revisedMember(
+  member: ClusterMember | null,
+  revision: ArticleRevision,
+): ClusterMember | "current" | "missing" {
+  if (!member) return "missing";
+  if ((member.latest_revision?.number ?? 0) >= revision.number) return "current";
+  return { ...member, latest_revision: revision };
 }

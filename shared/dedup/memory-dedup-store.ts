@@ -6,7 +6,7 @@
  * Buckets hold small integers (one per article) rather than id strings to keep 100k articles well
  * under 1 GiB.
  */
-import type { ClusterMember, ClusterSummary } from "../records";
+import type { ArticleRevision, ClusterMember, ClusterSummary } from "../records";
 import { tenthCarriedAt } from "./cluster-summary";
 import {
   type ArticleStory,
@@ -16,6 +16,7 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
+  revisedMember,
   type StoryStates,
 } from "./dedup-store";
 
@@ -140,6 +141,17 @@ export class MemoryDedupStore implements DedupStore {
       this.members.set(member.cluster_id, m);
     }
     m.set(member.article_id, member);
+  }
+
+  async reviseMember(
+    cluster_id: string,
+    article_id: string,
+    revision: ArticleRevision,
+  ): Promise<"revised" | "current" | "missing"> {
+    const next = revisedMember(this.members.get(cluster_id)?.get(article_id) ?? null, revision);
+    if (typeof next === "string") return next;
+    this.putMember(next);
+    return "revised";
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {

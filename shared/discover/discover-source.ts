@@ -65,7 +65,14 @@ export interface DiscoverOptions {
   pacer?: Pacer;
   /** Ends discovery early (the run's time budget): documents not yet read are skipped, what was found is returned. */
   signal?: AbortSignal;
+  /** The re-check schedule (STORYTRAIL_RECHECK_HOURS, shared/crawl/recheck-schedule.ts): a URL dated by
+   * its publication alone is listed again, though unchanged, around each step; default none. */
+  recheckHours?: readonly number[];
 }
+
+/** A step's look is listed from its earliest due time (publication + step) for this long: the first fetch
+ * comes after publication, and a step is taken at the first discovery run after it falls due. */
+export const RECHECK_LISTING_HOURS = 3;
 
 /** At most this many invalid-URL problems per source, then one summary. */
 const MAX_INVALID_REPORTED = 20;
@@ -98,6 +105,17 @@ export async function discoverSource(
 
   const changedSinceLastRun = (d: HintDate | null) =>
     sinceMs === null || d === null || latestPossibleMs(d) >= sinceMs;
+  /** Listed though unchanged: no lastmod, and a step's listing window met this run (the claim says
+   * whether the re-check is due: shared/aws/frontier-table.ts). */
+  const listedForRecheck = (lastmod: HintDate | null, published: HintDate | null) => {
+    if (lastmod !== null || published === null || sinceMs === null) return false;
+    const p = latestPossibleMs(published);
+    const nowMs = opts.now.getTime();
+    return (opts.recheckHours ?? []).some((h) => {
+      const due = p + h * 3_600_000;
+      return due <= nowMs && due + RECHECK_LISTING_HOURS * 3_600_000 >= sinceMs;
+    });
+  };
 
   const add = (raw: string, from: string, hints: Hints): void => {
     let url: string;
@@ -206,7 +224,11 @@ export async function discoverSource(
         off.add(item.url);
         continue;
       }
-      if (!changedSinceLastRun(item.updated ?? item.published)) continue;
+      if (
+        !changedSinceLastRun(item.updated ?? item.published) &&
+        !listedForRecheck(item.updated, item.published)
+      )
+        continue;
       add(item.url, feedUrl, {
         lastmod: item.updated ?? item.published,
         title: item.title,
@@ -285,7 +307,7 @@ export async function discoverSource(
       // Google News sitemaps list the last two days; anything older is stale whatever lastmod says.
       if (published && latestPossibleMs(published) < staleBeforeMs) return undefined;
       const changed = u.lastmod ?? published;
-      if (!changedSinceLastRun(changed)) return undefined;
+      if (!changedSinceLastRun(changed) && !listedForRecheck(u.lastmod, published)) return undefined;
       add(u.loc, res.finalUrl, {
         lastmod: changed,
         title: u.news?.title ?? null,

@@ -3,7 +3,9 @@
  * Clusters and Articles tables' items. Items are read field by field (not through the record schemas)
  * so that an export also reads a data directory written by an older record version.
  */
+
 import { articleItemBody } from "../consumer/article-item";
+import { type RevisionRow, revisionRows } from "./revision-rows";
 
 /** Where the tables' items come from: a local data directory, a deployed table, or an S3 export. */
 export interface DatasetSource {
@@ -91,6 +93,8 @@ export interface ArticleRow {
 export interface Dataset {
   readonly stories: StoryRow[];
   readonly articles: ArticleRow[];
+  /** One row per revision the articles keep (revision-rows.ts). */
+  readonly revisions: RevisionRow[];
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -263,5 +267,6 @@ export async function buildDataset(source: DatasetSource): Promise<Dataset> {
   const articles = articleItems
     .map((item) => articleRow(item, storyOf.get(String(item.article_id))))
     .sort((a, b) => a.url.localeCompare(b.url));
-  return { stories, articles };
+  const revisions = revisionRows(articleItems, (id) => storyOf.get(id)?.story_id ?? null);
+  return { stories, articles, revisions };
 }

@@ -4,6 +4,7 @@
  */
 import type { DatasetTableName } from "../config/resource-names";
 import type { ArticleRow, Dataset, StoryRow } from "./dataset";
+import type { RevisionRow } from "./revision-rows";
 
 /** `json` columns hold lists or objects: nested in JSONL, JSON text in CSV, Parquet's JSON type. */
 export type ColumnKind = "string" | "int" | "bool" | "timestamp" | "json";
@@ -68,6 +69,31 @@ const storyColumns: Columns<StoryRow> = {
   updated_at: "timestamp",
 };
 
+const revisionColumns: Columns<RevisionRow> = {
+  article_id: "string",
+  story_id: "string",
+  url: "string",
+  source_id: "string",
+  number: "int",
+  revision_count: "int",
+  collected_at: "timestamp",
+  modified_at: "timestamp",
+  headline: "string",
+  previous_headline: "string",
+  headline_changed: "bool",
+  body_changed: "bool",
+  body_hash: "string",
+  words_added: "int",
+  words_removed: "int",
+  added_sample: "string",
+  removed_sample: "string",
+  notice: "string",
+  notice_text: "string",
+  previous_body_key: "string",
+};
+
+const revisionColumnList = columnList(revisionColumns);
+
 /** Each exported table's columns, in order: the archive's Parquet and its Glue tables have exactly these. */
 export const datasetColumns: Readonly<Record<DatasetTableName, readonly Column[]>> = {
   articles: columnList(articleColumns),
@@ -76,7 +102,7 @@ export const datasetColumns: Readonly<Record<DatasetTableName, readonly Column[]
 
 export interface Table {
   /** The file's base name, the same in every format (`articles.jsonl`, `articles.parquet`, …). */
-  readonly name: DatasetTableName;
+  readonly name: DatasetTableName | "revisions";
   readonly columns: readonly Column[];
   readonly rows: readonly Record<string, unknown>[];
 }
@@ -92,6 +118,11 @@ export function datasetTables(d: Dataset): Table[] {
       name: "stories",
       columns: datasetColumns.stories,
       rows: d.stories as unknown as Record<string, unknown>[],
+    },
+    {
+      name: "revisions",
+      columns: revisionColumnList,
+      rows: d.revisions as unknown as Record<string, unknown>[],
     },
   ];
 }

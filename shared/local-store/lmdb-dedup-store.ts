@@ -16,9 +16,16 @@ import {
   type IndexedArticle,
   type OutletSighting,
   type OutletTally,
+  revisedMember,
   type StoryStates,
 } from "../dedup/dedup-store";
-import { type ClusterMember, type ClusterOutlet, type ClusterSummary, RECORD_VERSION } from "../records";
+import {
+  type ArticleRevision,
+  type ClusterMember,
+  type ClusterOutlet,
+  type ClusterSummary,
+  RECORD_VERSION,
+} from "../records";
 import { StagedTable } from "./staged-table";
 
 /** Key of the next article ordinal in `meta`. */
@@ -163,6 +170,17 @@ export class LmdbDedupStore implements DedupStore {
   private putMember(member: ClusterMember): void {
     const m = this.members.get(member.cluster_id) ?? {};
     this.members.put(member.cluster_id, { ...m, [member.article_id]: member });
+  }
+
+  async reviseMember(
+    cluster_id: string,
+    article_id: string,
+    revision: ArticleRevision,
+  ): Promise<"revised" | "current" | "missing"> {
+    const next = revisedMember(this.members.get(cluster_id)?.[article_id] ?? null, revision);
+    if (typeof next === "string") return next;
+    this.putMember(next);
+    return "revised";
   }
 
   async createCluster(summary: ClusterSummary, member: ClusterMember): Promise<void> {

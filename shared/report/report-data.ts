@@ -1,10 +1,12 @@
 /**
  * What the report shows, computed from the dataset: the top stories, each one's spread, the outlets
- * quickest to pick up a story someone else published first, and extraction quality per publisher.
+ * quickest to pick up a story someone else published first, the most revised stories, and extraction
+ * quality per publisher.
  */
 
 import type { Dataset, StoryRow } from "../export/dataset";
 import { median } from "../stats/median";
+import { mostRevisedStories, type RevisedStory } from "./revised-stories";
 
 export interface OutletSpeed {
   readonly publication: string;
@@ -32,6 +34,8 @@ export interface ReportData {
   /** Stories by outlet count (the most first), at most `topN`. */
   readonly top: readonly StoryRow[];
   readonly fastest: readonly OutletSpeed[];
+  /** Stories by their articles' revisions (the most first), at most `topN`; none without revisions. */
+  readonly most_revised: readonly RevisedStory[];
   readonly quality: readonly PublisherQuality[];
 }
 
@@ -121,6 +125,7 @@ export function reportData(
     },
     top: d.stories.slice(0, opts.topN ?? 15),
     fastest: fastestOutlets(d.stories),
+    most_revised: mostRevisedStories(d, opts.topN ?? 15),
     quality: quality(d, frontier),
   };
 }

@@ -3,6 +3,7 @@
  * fetched, so it opens from disk, as an e-mail attachment, or offline.
  */
 import type { ReportData } from "./report-data";
+import type { HeadlineChange } from "./revised-stories";
 import { barChart, duration, esc, spreadChart } from "./svg-charts";
 
 const CSS = `
@@ -21,6 +22,7 @@ a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
 .meter{display:inline-block;width:60px;height:8px;background:var(--line);border-radius:4px;vertical-align:middle;margin-right:6px;overflow:hidden}
 .meter i{display:block;height:100%;background:#059669}
 .chart text{font:12px system-ui,sans-serif;fill:var(--fg)}.chart .note,.chart .axis{fill:var(--muted)}.chart .grid{stroke:var(--line)}.chart .outlet text{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+ul.changes{margin:4px 0 0;padding-left:18px}.revised{margin-top:6px}
 select{font:inherit;padding:4px 8px;max-width:100%}.muted{color:var(--muted)}
 `;
 
@@ -76,6 +78,23 @@ function fastest(d: ReportData): string {
   return `<section><h2>Fastest to pick up a story</h2><p class="muted">Median delay after the story's first publication, over the stories each outlet carried after someone else (wire copy, mostly).</p>${chart}</section>`;
 }
 
+function revised(d: ReportData): string {
+  if (d.most_revised.length === 0)
+    return `<section><h2>Most revised stories</h2><p class="muted">No article has been revised at its URL yet.</p></section>`;
+  const change = (c: HeadlineChange) =>
+    `<li><span class="muted">${c.number}. ${when(c.collected_at)}:</span> ${esc(c.from ?? "(none)")} → <b>${esc(c.to ?? "(none)")}</b></li>`;
+  const rows = d.most_revised.map((s, i) => {
+    const articles = s.articles.map(
+      (a) =>
+        `<div class="revised"><a href="${esc(a.url)}">${esc(a.publication ?? a.url)}</a> <span class="muted">${a.revision_count} ${a.revision_count === 1 ? "revision" : "revisions"}</span>${a.headline_changes.length ? `<ul class="changes">${a.headline_changes.map(change).join("")}</ul>` : ""}</div>`,
+    );
+    return `<tr><td class="num">${i + 1}</td><td><a href="${esc(s.url)}">${esc(s.headline ?? "(no headline)")}</a>${articles.join("")}</td><td class="num"><span class="pill">${s.revisions}</span></td></tr>`;
+  });
+  return `<section><h2>Most revised stories</h2><p class="muted">Stories whose articles were revised at the same URL, the most revisions first, with each headline change (old → new).</p>
+<table><thead><tr><th class="num">#</th><th>story, articles and headline changes</th><th class="num">revisions</th></tr></thead>
+<tbody>${rows.join("\n")}</tbody></table></section>`;
+}
+
 function quality(d: ReportData): string {
   const rows = d.quality.map((q) => {
     const failures = Object.entries(q.failures)
@@ -99,6 +118,7 @@ export function renderReport(d: ReportData): string {
 ${topStories(d)}
 ${timelines(d)}
 ${fastest(d)}
+${revised(d)}
 ${quality(d)}
 </main><script>${SCRIPT}</script></body></html>
 `;

@@ -98,7 +98,9 @@ describe("storytrail export", () => {
     for (const t of tables) {
       const jsonl = readJsonl(join(out, `${t.name}.jsonl`));
       expect(jsonl).toHaveLength(t.rows.length);
-      expect(jsonl.length).toBeGreaterThan(0);
+      // One day of the demo web revises no page: its revisions table is empty, and still read back
+      // (test/cli/tail.test.ts exports a page revised between two crawls).
+      if (t.name !== "revisions") expect(jsonl.length).toBeGreaterThan(0);
       expect(await readWithDuckDb(join(out, `${t.name}.parquet`), t, "parquet")).toEqual(jsonl);
       expect(await readWithDuckDb(join(out, `${t.name}.csv`), t, "csv")).toEqual(jsonl);
     }

@@ -52,7 +52,7 @@ describe("storytrail report in a headless browser", () => {
     await page.close();
   });
 
-  it("draws the top stories, the spread of each, the fastest outlets and the quality table", async () => {
+  it("draws the top stories, the spread of each, the fastest outlets, the revised stories and the quality table", async () => {
     const page = await browser.newPage();
     await page.goto(`file://${file}`);
     const top = data.top[0]!;
@@ -61,6 +61,7 @@ describe("storytrail report in a headless browser", () => {
       "Top stories by outlet count",
       "How a story spread",
       "Fastest to pick up a story",
+      "Most revised stories",
       "Extraction quality per publisher",
     ]);
     // The visible timeline: one dot per outlet of the top story, and its step line.

@@ -1,8 +1,10 @@
 /**
  * `storytrail tail` on real local runs: the demo crawl, then its Clusters stream decoded; an import of
- * real pages, whose store keeps no stream, read as the stream from the start would carry its stories.
+ * real pages, whose store keeps no stream, read as the stream from the start would carry its stories;
+ * two crawls a day apart of a page revised between them, whose revision the stream and a plain-Node
+ * consumer show.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -14,6 +16,7 @@ import { startEmulators } from "../../infra/local/emulators";
 import { destroyClients, makeClients } from "../../shared/aws/clients";
 import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
 import { StoryView } from "../../shared/consumer/story-view";
+import { type NewsServer, SITEMAP_NS, send, startNewsServer } from "../support/news-server";
 import { realPageWarc } from "../support/real-page-warc";
 
 const repo = resolve(import.meta.dirname, "../..");
@@ -223,5 +226,169 @@ describe("storytrail tail on an import's data directory", () => {
     const now = cli(["tail", "--data-dir", data, "--from", "now"]);
     expect(now.status, now.stderr).toBe(0);
     expect(now.stdout).toBe("");
+  }, 120_000);
+});
+
+/** The CLI without blocking this process, whose loopback site the child crawls. */
+const cliAsync = (args: string[], env: Record<string, string> = {}, input?: string) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((done, failed) => {
+    const child = spawn(
+      process.execPath,
+      args[0]?.endsWith(".mjs") ? args : [join(repo, "bin/storytrail.js"), ...args],
+      {
+        cwd: repo,
+        env: { ...process.env, ...env },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", failed);
+    child.on("close", (status) => done({ status, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
+
+describe("storytrail tail on a page revised between two crawls", () => {
+  const dir = mkdtempSync(join(tmpdir(), "storytrail-tail-revised-"));
+  const data = join(dir, "data");
+  let site: NewsServer;
+  const filler = (topic: string) =>
+    Array.from({ length: 40 }, (_, i) => `The ${topic} talks went on for hours ${i} and nobody left.`).join(
+      " ",
+    );
+  const page = (headline: string, paragraphs: readonly string[]) =>
+    `<!doctype html><html lang="en"><head><title>${headline}</title><meta property="article:published_time" content="2026-12-01T08:00:00Z"></head><body><article><h1>${headline}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join("")}</article></body></html>`;
+  const strike = [
+    `Dock workers at the three largest ports voted to end a nine-day strike. ${filler("harbour")}`,
+  ];
+  const budget = [
+    Array.from(
+      { length: 40 },
+      (_, i) => `Councillor ${i} voted for more spending on schools, buses and roads.`,
+    ).join(" "),
+  ];
+  /** A day's web: the sitemap's lastmods and the pages as they stand that day. */
+  const serve = (lastmod: string, strikeHtml: string) => {
+    site.route(
+      "/sitemap.xml",
+      send(
+        "application/xml",
+        `<?xml version="1.0"?><urlset ${SITEMAP_NS}>${["/world/port-strike", "/city/budget"]
+          .map((p) => `<url><loc>${site.url(p)}</loc><lastmod>${lastmod}</lastmod></url>`)
+          .join("")}</urlset>`,
+      ),
+    );
+    site.route("/world/port-strike", send("text/html; charset=utf-8", strikeHtml));
+  };
+  const crawl = async (now: string) => {
+    const r = await cliAsync(
+      [
+        "crawl",
+        "--sources",
+        join(dir, "sources.json"),
+        "--allow-private",
+        "--json",
+        "--retry-delay",
+        "0",
+        "--data-dir",
+        data,
+      ],
+      { STORYTRAIL_NOW: now, STORYTRAIL_MIN_HOST_DELAY_MS: "0" },
+    );
+    expect(r.status, r.stderr).toBe(0);
+  };
+  let events: ClusterStreamEvent[];
+  let tailed: string;
+
+  beforeAll(async () => {
+    site = await startNewsServer({ "/robots.txt": send("text/plain", "User-agent: *\nAllow: /\n") });
+    site.route("/city/budget", send("text/html; charset=utf-8", page("Council passes budget", budget)));
+    const source = {
+      id: "harbor",
+      publication: "Harbor Daily",
+      homepage: site.url("/"),
+      sitemaps: [site.url("/sitemap.xml")],
+    };
+    writeFileSync(join(dir, "sources.json"), JSON.stringify({ sources: [source] }));
+    serve("2026-12-01T09:00:00Z", page("Port strike ends", strike));
+    await crawl("2026-12-01T12:00:00Z");
+    // The next day: the headline rewritten and a paragraph appended; the budget page republished as it was.
+    const appended = "Unions said the deal would be put to a second vote next week.";
+    serve(
+      "2026-12-02T09:00:00Z",
+      page("Dock workers end nine-day port strike after wage deal", [...strike, appended]),
+    );
+    await crawl("2026-12-02T12:00:00Z");
+    const r = await cliAsync(["tail", "--data-dir", data, "--once", "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    tailed = r.stdout;
+    events = tailed
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as ClusterStreamEvent);
+  }, 300_000);
+
+  afterAll(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("carries the revision as article_revised, the republish as nothing, and the article stays in its story", () => {
+    // Both pages were fetched again on the second day (their lastmods moved); only one had changed.
+    expect([site.hits.get("/world/port-strike"), site.hits.get("/city/budget")]).toEqual([2, 2]);
+    const revised = events.filter((e) => e.type === "article_revised");
+    expect(revised).toHaveLength(1);
+    const [e] = revised;
+    expect(e).toMatchObject({
+      member: { url: site.url("/world/port-strike"), latest_revision: { number: 1 } },
+      revision: {
+        number: 1,
+        collected_at: expect.stringMatching(/^2026-12-02T12:/), // the clock starts at STORYTRAIL_NOW and runs
+        previous_headline: "Port strike ends",
+        headline: "Dock workers end nine-day port strike after wage deal",
+        headline_changed: true,
+        body_changed: true,
+        words_removed: 0,
+        added_sample: "Unions said the deal would be put to a second vote next week.",
+        notice: null,
+      },
+    });
+    const view = new StoryView();
+    for (const x of events) view.apply(x);
+    expect(view.stories()).toHaveLength(2);
+    expect(view.story(e!.cluster_id)?.members.map((m) => m.url)).toEqual([site.url("/world/port-strike")]);
+  });
+
+  it("a plain-Node consumer prints the revision from tail --json, and export writes it to the revisions table", async () => {
+    const printed = await cliAsync([join(repo, "examples/revisions/print-revisions.mjs")], {}, tailed);
+    expect(printed.status, printed.stderr).toBe(0);
+    expect(printed.stdout.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^2026-12-02T12:\d\d:\d\d\.\d{3}Z c-[0-9a-f]{32} http:\/\/127\.0\.0\.1:\d+\/world\/port-strike revision 1: "Port strike ends" → "Dock workers end nine-day port strike after wage deal", \+13\/-0 words$/,
+      ),
+    ]);
+    const x = await cliAsync([
+      "export",
+      "--data-dir",
+      data,
+      "--format",
+      "jsonl",
+      "--out",
+      join(dir, "export"),
+    ]);
+    expect(x.status, x.stderr).toBe(0);
+    const rows = readFileSync(join(dir, "export", "revisions.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows).toMatchObject([
+      {
+        url: site.url("/world/port-strike"),
+        number: 1,
+        revision_count: 1,
+        previous_headline: "Port strike ends",
+      },
+    ]);
   }, 120_000);
 });

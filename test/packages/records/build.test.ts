@@ -9,12 +9,37 @@ import {
   jsonSchemaFiles,
   PACKAGE_DIR,
 } from "../../../packages/records/build";
+import { member, streamRecord } from "../../shared/consumer/cluster-records";
 import {
   INSERT,
   type InstalledRecords,
   installedPackages,
   installRecordsPackage,
 } from "../../support/records-package";
+
+/** A member's MODIFY that gave it its first revision (the old image written by version 7). */
+const REVISED = streamRecord("MODIFY", {
+  old: { ...member("c-a1", "a1"), record_version: 7, latest_revision: undefined },
+  new: member("c-a1", "a1", {
+    latest_revision: {
+      number: 1,
+      collected_at: "2026-12-01T02:00:00.000Z",
+      modified_at: null,
+      headline: "Hafen nach Einigung wieder offen",
+      previous_headline: "Hafen wieder offen",
+      headline_changed: true,
+      body_changed: false,
+      body_hash: "0123456789abcdef0123456789abcdef",
+      words_added: 0,
+      words_removed: 0,
+      added_sample: "",
+      removed_sample: "",
+      notice: null,
+      notice_text: null,
+      previous_body_key: "revisions/a1/1.txt.gz",
+    },
+  }),
+});
 
 const ROOT = join(PACKAGE_DIR, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -60,7 +85,7 @@ describe("the storytrail records package", () => {
     expect(statSync(pkg.tarball).size).toBeLessThan(64 * 1024);
   });
 
-  it("imports as @storytrail/records in plain node, decodes a stream record, a TTL expiry, and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
+  it("imports as @storytrail/records in plain node, decodes a stream record, a TTL expiry, an article_revised one, and version 6, 5, 4, 3 and 2 Articles items, and leaves zod's config alone", async () => {
     const out = await pkg.node(
       "consumer.mjs",
       `import * as z from "zod/mini";
@@ -80,9 +105,12 @@ const older = kit.decodeArticleItem(v4);
 const keys = { cluster_id: { S: event.cluster_id }, item: { S: "member#a9" } };
 const expiry = kit.decodeClusterStreamRecord({ eventID: "e2", eventName: "REMOVE", userIdentity: kit.TTL_DELETION_IDENTITY, dynamodb: { Keys: keys, SequenceNumber: "2" } });
 view.apply(expiry);
+const revised = kit.decodeClusterStreamRecord(${JSON.stringify(REVISED)});
 console.log(JSON.stringify({
   v5: [kit.decodeArticleItem(v5).headline_declared, kit.decodeArticleItem(v5).kicker, kit.decodeArticleItem(v5).credit],
   v6: kit.decodeArticleItem(v6).date_order_flag,
+  revised: [revised.type, revised.revision.number, revised.revision.headline, revised.previous.latest_revision],
+  v6Revisions: [kit.decodeArticleItem(v6).revision_count, kit.decodeArticleItem(v6).revisions],
   v5Order: kit.decodeArticleItem(v5).date_order_flag,
   v4New: [older.headline_declared, older.kicker, older.credit],
   v4Structured: kit.decodeArticleItem(v4).published_at_structured,
@@ -101,6 +129,8 @@ console.log(JSON.stringify({
     expect(JSON.parse(out)).toEqual({
       v5: ["Hafen: wieder offen", "Hafen", ["dpa"]],
       v6: "swapped",
+      revised: ["article_revised", 1, "Hafen nach Einigung wieder offen", null],
+      v6Revisions: [0, []],
       v5Order: null,
       v4New: [null, null, []],
       v4Structured: "2026-11-30",

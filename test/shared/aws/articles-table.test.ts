@@ -24,6 +24,8 @@ const article = (variant: string): Article => ({
   raw_key: null,
   truncated: null,
   extractor_version: "x",
+  revision_count: 0,
+  revisions: [],
   canonical_from_page: "https://news.example/home",
   headline: "H",
   headline_declared: null,

@@ -29,3 +29,19 @@ describe("crawl settings: the minimum host delay", () => {
     );
   });
 });
+
+describe("crawl settings: the re-check schedule", () => {
+  it("defaults to 1, 4, 12 and 24 h, takes a deployment's own, and an empty one never looks again", () => {
+    expect(crawlSettings({}).STORYTRAIL_RECHECK_HOURS).toEqual([1, 4, 12, 24]);
+    expect(crawlSettings({ STORYTRAIL_RECHECK_HOURS: "2, 6.5" }).STORYTRAIL_RECHECK_HOURS).toEqual([2, 6.5]);
+    expect(crawlSettings({ STORYTRAIL_RECHECK_HOURS: "" }).STORYTRAIL_RECHECK_HOURS).toEqual([]);
+  });
+  it("refuses hours out of order, not numbers, or past the article's first two days, naming the setting", () => {
+    expect(() => crawlSettings({ STORYTRAIL_RECHECK_HOURS: "4,1" })).toThrow(
+      /STORYTRAIL_RECHECK_HOURS.*ascending/s,
+    );
+    expect(() => crawlSettings({ STORYTRAIL_RECHECK_HOURS: "1,x" })).toThrow(/STORYTRAIL_RECHECK_HOURS/);
+    expect(() => crawlSettings({ STORYTRAIL_RECHECK_HOURS: "1,72" })).toThrow(/STORYTRAIL_RECHECK_HOURS/);
+    expect(() => crawlSettings({ STORYTRAIL_RECHECK_HOURS: "0" })).toThrow(/STORYTRAIL_RECHECK_HOURS/);
+  });
+});

@@ -27,6 +27,8 @@ const article: Article = {
   raw_key: null,
   truncated: null,
   extractor_version: "x",
+  revision_count: 0,
+  revisions: [],
   canonical_from_page: null,
   headline: "Dock workers end nine-day port strike",
   headline_declared: "Port strike: dock workers end nine-day walkout",
@@ -90,12 +92,35 @@ describe("the Articles item codec", () => {
     );
   });
 
-  it("still reads a version 7 and 6 item, keeping its record_version", () => {
+  it("stores revisions only once there are some, and reads them back", () => {
+    expect("revisions" in articleItemFields(article)).toBe(false);
+    const revision = {
+      number: 1,
+      collected_at: "2026-12-01T02:00:00.000Z",
+      modified_at: null,
+      headline: "Dock workers end nine-day port strike",
+      previous_headline: "Port strike ends",
+      headline_changed: true,
+      body_changed: false,
+      body_hash: "0123456789abcdef0123456789abcdef",
+      words_added: 0,
+      words_removed: 0,
+      added_sample: "",
+      removed_sample: "",
+      notice: null,
+      notice_text: null,
+      previous_body_key: "revisions/a1/1.txt.gz",
+    };
+    const revised = { ...article, revision_count: 1, revisions: [revision] };
+    expect(decodeArticleItem(articleItemFields(revised))).toEqual(revised);
+  });
+
+  it("still reads a version 7 and a version 6 item, without revisions (0 and [])", () => {
     expect(RECORD_VERSION).toBe(8);
-    const v7 = { ...currentItem(), record_version: 7 };
-    expect(decodeArticleItem(v7)).toEqual({ ...article, record_version: 7 });
-    const v6 = { ...currentItem(), record_version: 6 };
-    expect(decodeArticleItem(v6)).toEqual({ ...article, record_version: 6 });
+    for (const version of [6, 7]) {
+      const old = { ...currentItem(), record_version: version };
+      expect(decodeArticleItem(old)).toEqual({ ...article, record_version: version });
+    }
   });
 
   it("still reads a version 5 item, without the date order flag (null)", () => {

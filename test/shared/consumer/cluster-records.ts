@@ -45,6 +45,7 @@ export function member(
     collected_at: "2026-11-30T14:06:01.907Z",
     similarity: 1,
     moved_from: null,
+    latest_revision: null,
     ...over,
   };
 }

@@ -124,6 +124,22 @@ describe("discoverSource on a realistic site", () => {
     expect(opts.sleeps.every((ms) => ms === 2000)).toBe(true);
   });
 
+  it("later run with re-checks: an item dated by its publication alone is listed again near a step's due time", async () => {
+    // The news sitemap dates /world/summit-ends by publication alone, 22 h before NOW; /archive/old-story
+    // has a lastmod of its own.
+    const later = (recheckHours: number[]) =>
+      discoverSource(
+        source({ feeds: feeds() }),
+        options({ since: new Date("2026-12-02T06:00:00Z"), recheckHours }),
+      ).then(({ urls }) => urls.map((u) => u.url.replace(site.base, "")));
+    // A 17 h step fell due 5 h ago, within its listing window since the last run.
+    const due = await later([17]);
+    expect(due).toContain("/world/summit-ends");
+    expect(due).not.toContain("/archive/old-story");
+    // A 1 h step fell due 21 h ago: its window closed before the last run.
+    expect(await later([1])).not.toContain("/world/summit-ends");
+  });
+
   it("later run: only what changed since the last successful run", async () => {
     const { urls } = await discoverSource(
       source({ feeds: feeds() }),

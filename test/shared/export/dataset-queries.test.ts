@@ -69,11 +69,11 @@ describe("the dataset's first queries on a local archive (DuckDB) equal the expo
     for (const s of storyTable.rows)
       for (const d of storyDays.get(String(s.story_id)) ?? []) day(d).stories.push(s);
     for (const [d, rows] of byDay) {
-      for (const t of [
-        { ...articleTable, rows: rows.articles },
-        { ...storyTable, rows: rows.stories },
-      ]) {
-        const folder = join(out, datasetKeys.day(t.name, d));
+      for (const [name, t] of [
+        ["articles", { ...articleTable, rows: rows.articles }],
+        ["stories", { ...storyTable, rows: rows.stories }],
+      ] as const) {
+        const folder = join(out, datasetKeys.day(name, d));
         mkdirSync(folder, { recursive: true });
         writeFileSync(join(folder, "part-test-00000.parquet"), encodeTable(t, "parquet"));
       }

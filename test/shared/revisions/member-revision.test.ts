@@ -1,0 +1,98 @@
+/**
+ * Dedup's half of a revision on DynamoDB Local: the member item takes the revision (an
+ * `article_revised` event once decoded), a repeated delivery changes nothing, and the article stays in
+ * its story even when its revised text is another story's.
+ */
+import { describe, expect, inject, it } from "vitest";
+import { createLocalResources } from "../../../infra/local/resources";
+import { makeClients } from "../../../shared/aws/clients";
+import { DynamoDedupStore } from "../../../shared/aws/dedup-tables";
+import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-stream-record";
+import { addArticle } from "../../../shared/dedup/clusterer";
+import type { ArticleRevision } from "../../../shared/records";
+import { reviseMember } from "../../../shared/revisions/member-revision";
+import { dedupMessageOf, syntheticStories } from "../../support/synthetic-stories";
+import { uniquePrefix } from "../../support/unique-prefix";
+import { streamRecord } from "../consumer/cluster-records";
+
+const revision = (number: number): ArticleRevision => ({
+  number,
+  collected_at: "2026-12-01T02:00:00.000Z",
+  modified_at: null,
+  headline: "Dock workers end nine-day port strike",
+  previous_headline: "Port strike ends",
+  headline_changed: true,
+  body_changed: true,
+  body_hash: "0123456789abcdef0123456789abcdef",
+  words_added: 13,
+  words_removed: 0,
+  added_sample: "Unions said the deal would be put to a second vote next week.",
+  removed_sample: "",
+  notice: null,
+  notice_text: null,
+  previous_body_key: `revisions/ps0-c0/${number}.txt.gz`,
+});
+
+describe("reviseMember", () => {
+  it("puts the revision on the member item, once, and keeps the article in its story", async () => {
+    const clients = makeClients(inject("endpoints"));
+    const res = await createLocalResources(clients, uniquePrefix("revise"));
+    const store = new DynamoDedupStore(clients.doc, {
+      fingerprints: res.tables.fingerprints,
+      buckets: res.tables.buckets,
+      clusters: res.tables.clusters,
+    });
+    const [a, , b] = syntheticStories({ stories: 2, copies: 1, singletons: 0, seed: 3, prefix: "p" }).map(
+      dedupMessageOf,
+    );
+    const first = await addArticle(store, a!);
+    const other = await addArticle(store, b!);
+    expect(other.cluster_id).not.toBe(first.cluster_id);
+    const otherBefore = await store.getCluster(other.cluster_id);
+    const before = await store.getMember(first.cluster_id, a!.article_id);
+    expect(before?.latest_revision).toBeNull();
+
+    // Its revised text is the other story's: it stays where it is (stable story ids).
+    const revised = { ...a!, fingerprint: b!.fingerprint };
+    const never = async () => {
+      throw new Error("a claimed article is not clustered again");
+    };
+    expect(await reviseMember(store, revised, revision(1), never)).toBe(first.cluster_id);
+    const after = await store.getMember(first.cluster_id, a!.article_id);
+    expect(after?.latest_revision).toEqual(revision(1));
+    expect(await store.getMember(other.cluster_id, a!.article_id)).toBeNull();
+    expect(await store.getCluster(other.cluster_id)).toEqual(otherBefore);
+
+    // Delivered again, or an older revision late: nothing changes.
+    expect(await store.reviseMember(first.cluster_id, a!.article_id, revision(1))).toBe("current");
+    await reviseMember(store, revised, revision(1), never);
+    expect(await store.getMember(first.cluster_id, a!.article_id)).toEqual(after);
+
+    // On the stream, the member's MODIFY is an article_revised event with the revision.
+    const event = decodeClusterStreamRecord(streamRecord("MODIFY", { old: before!, new: after! }));
+    expect(event).toMatchObject({
+      type: "article_revised",
+      revision: revision(1),
+      cluster_id: first.cluster_id,
+    });
+    // A repeated write of the same revision is no new revision.
+    expect(decodeClusterStreamRecord(streamRecord("MODIFY", { old: after!, new: after! })).type).toBe(
+      "member_updated",
+    );
+  });
+
+  it("clusters an article whose first message never was, then revises it", async () => {
+    const clients = makeClients(inject("endpoints"));
+    const res = await createLocalResources(clients, uniquePrefix("revise"));
+    const store = new DynamoDedupStore(clients.doc, {
+      fingerprints: res.tables.fingerprints,
+      buckets: res.tables.buckets,
+      clusters: res.tables.clusters,
+    });
+    const [a] = syntheticStories({ stories: 1, copies: 0, singletons: 0, seed: 4, prefix: "q" }).map(
+      dedupMessageOf,
+    );
+    const cluster_id = await reviseMember(store, a!, revision(2), () => addArticle(store, a!));
+    expect((await store.getMember(cluster_id, a!.article_id))?.latest_revision?.number).toBe(2);
+  });
+});
