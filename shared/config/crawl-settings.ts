@@ -13,6 +13,9 @@ const flag = z.pipe(
  * entries mostly cost storage. */
 export const DEFAULT_LSH_RETENTION_DAYS = 90;
 
+/** Days an archived article stays in the hot tables after its collection (issue 40's default). */
+export const DEFAULT_HOT_DAYS = 30;
+
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),
   /** Only tests and local runs against loopback sites set this. */
@@ -29,6 +32,9 @@ export const crawlSettingsSchema = z.object({
     z.coerce.number().check(z.int(), z.gte(1)),
     DEFAULT_LSH_RETENTION_DAYS,
   ),
+  /** Days an article (and a story's member and outlet items after its latest member) stays in the hot
+   * tables once its day is archived (archive λ, shared/archive/). */
+  STORYTRAIL_HOT_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), DEFAULT_HOT_DAYS),
   /** The clock's start for local runs, replays and tests (clock.ts); the wall clock when unset. */
   STORYTRAIL_NOW: z.optional(z.iso.datetime({ offset: true })),
   STORYTRAIL_CANONICAL_PARTNERS: z.pipe(

@@ -31,3 +31,7 @@ export const outputNames = {
 /** Articles by the UTC day they were collected (sort key collected_at): the quality λ reads one day
  * without scanning the table. */
 export const ARTICLES_BY_DAY_INDEX = "by_collected_day";
+
+/** Raw HTML samples' keys in the raw bucket (shared/aws/raw-samples.ts); only they expire there: the
+ * archive under `dataset/` (shared/archive/layout.ts) is the dataset of record and is kept. */
+export const RAW_SAMPLES_PREFIX = "raw/";

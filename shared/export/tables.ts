@@ -74,16 +74,22 @@ export interface Table {
 const columnList = (c: Record<string, ColumnKind>): Column[] =>
   Object.entries(c).map(([name, kind]) => ({ name, kind }));
 
+/** Each table's columns, in order: the export's files and the archive's Parquet (shared/archive/) alike. */
+export const tableColumns: Readonly<Record<Table["name"], readonly Column[]>> = {
+  articles: columnList(articleColumns),
+  stories: columnList(storyColumns),
+};
+
 export function datasetTables(d: Dataset): Table[] {
   return [
     {
       name: "articles",
-      columns: columnList(articleColumns),
+      columns: tableColumns.articles,
       rows: d.articles as unknown as Record<string, unknown>[],
     },
     {
       name: "stories",
-      columns: columnList(storyColumns),
+      columns: tableColumns.stories,
       rows: d.stories as unknown as Record<string, unknown>[],
     },
   ];
