@@ -14,7 +14,7 @@ const flag = z.pipe(
 export const DEFAULT_LSH_RETENTION_DAYS = 90;
 
 /** Days an archived article stays in the hot tables after its collection (issue 40's default). */
-export const DEFAULT_HOT_DAYS = 30;
+const DEFAULT_HOT_DAYS = 30;
 
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),
