@@ -136,6 +136,7 @@ process.stdout.write(
     articles: m.tables.articles.reduce((n, f) => n + f.rows, 0),
     stories: m.tables.stories.reduce((n, f) => n + f.rows, 0),
     seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     bytes: sum(m.tables.articles) + sum(m.tables.stories),
     articleBytes: sum(m.tables.articles),

@@ -20,7 +20,7 @@ import { encodeManifest, type Manifest, type ManifestFile } from "./manifest";
 import type { ParquetCodec } from "./parquet-codec";
 import { ParquetParts, type PartLimits } from "./parquet-parts";
 import type { ArchiveSource, DayLease, ObjectStore } from "./ports";
-import { type ArchivedStory, archivedStory } from "./story-state";
+import { type ArchivedStory, archivedStory, type StoryMark, storyMark } from "./story-state";
 
 export interface ArchiveDeps {
   readonly source: ArchiveSource;
@@ -49,7 +49,7 @@ export interface WrittenDay {
   readonly manifest: Manifest;
   /** What the hot window marks once the manifest is current. */
   readonly articles: { readonly ids: readonly string[]; readonly collected: readonly number[] };
-  readonly stories: ReadonlyMap<string, ArchivedStory | null>;
+  readonly stories: ReadonlyMap<string, StoryMark | null>;
 }
 
 /** Runs the store's call, turning its failure into a `store_refused` error naming the key. */
@@ -83,23 +83,26 @@ async function writeDay(deps: ArchiveDeps, day: string, runId: string, now: Date
       }),
     ]),
   ) as Record<ArchiveTable, ParquetParts>;
-  const stories = new Map<string, ArchivedStory | null>();
+  const stories = new Map<string, StoryMark | null>();
   const ids: string[] = [];
   const collected: number[] = [];
   for await (const page of source.dayArticles(day)) {
     const storyIds = await source.storyIds(page.map((a) => String(a.article_id)));
     const unseen = [...new Set(storyIds.values())].filter((id) => !stories.has(id));
+    // Each story is read and written once a day; afterwards only its mark is kept (not its row).
+    const read = new Map<string, ArchivedStory | null>();
     await inBatches(unseen, STORY_READS, async (id) => {
-      stories.set(id, archivedStory(await source.storyItems(id)));
+      read.set(id, archivedStory(await source.storyItems(id)));
     });
     for (const id of unseen) {
-      const story = stories.get(id);
+      const story = read.get(id);
       if (story) await parts.stories.add(story.row as unknown as Record<string, unknown>);
+      stories.set(id, story ? storyMark(story) : null);
     }
     for (const item of page) {
       const articleId = String(item.article_id);
       const story = stories.get(storyIds.get(articleId) ?? "");
-      const row = articleRow(item, story?.items.has(`member#${articleId}`) ? story.row : undefined);
+      const row = articleRow(item, story?.items.has(`member#${articleId}`) ? story : undefined);
       await parts.articles.add(row as unknown as Record<string, unknown>);
       ids.push(articleId);
       collected.push(Math.floor(Date.parse(row.collected_at ?? `${day}T00:00:00Z`) / 1000));

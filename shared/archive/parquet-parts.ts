@@ -71,8 +71,10 @@ export class ParquetParts {
   }
 
   private async writeGroup(): Promise<void> {
-    if (this.rows.length === 0) return;
-    const columnData = parquetColumnData(this.columns, this.rows);
+    const rows = this.rows;
+    if (rows.length === 0) return;
+    this.rows = [];
+    const columnData = parquetColumnData(this.columns, rows);
     if (!this.writer) {
       const out = new ChunkWriter();
       const pq = new ParquetWriter({
@@ -84,9 +86,8 @@ export class ParquetParts {
       });
       this.writer = { pq, out, rows: 0 };
     }
-    await this.writer.pq.write({ columnData, rowGroupSize: this.rows.length });
-    this.writer.rows += this.rows.length;
-    this.rows = [];
+    await this.writer.pq.write({ columnData, rowGroupSize: rows.length });
+    this.writer.rows += rows.length;
     if (this.writer.out.bytes >= this.limits.fileBytes) await this.closeFile();
   }
 

@@ -5,6 +5,7 @@
 import { memberOf, type StoryRow, storyRow } from "../export/dataset";
 
 export interface ArchivedStory {
+  /** Its row, written once; the day keeps only what its articles' rows and the hot window need. */
   readonly row: StoryRow;
   /** The `item` keys of its member and outlet items. */
   readonly items: ReadonlySet<string>;
@@ -14,6 +15,21 @@ export interface ArchivedStory {
 
 const kindOf = (item: Record<string, unknown>): string =>
   String(item.record_type ?? String(item.item).split("#")[0]);
+
+/** What the rest of a day needs of a story once its row is written: ~6 short strings a story. */
+export interface StoryMark {
+  readonly story_id: string;
+  readonly first_published_at: string | null;
+  readonly items: ReadonlySet<string>;
+  readonly latestCollected: number;
+}
+
+export const storyMark = (s: ArchivedStory): StoryMark => ({
+  story_id: s.row.story_id,
+  first_published_at: s.row.first_published_at,
+  items: s.items,
+  latestCollected: s.latestCollected,
+});
 
 /** The live story the items make, or null (no summary, retired by a merge, or no member yet). */
 export function archivedStory(items: readonly Record<string, unknown>[]): ArchivedStory | null {
