@@ -347,10 +347,12 @@ export const topology: Topology = {
     },
     archive: {
       entry: "lambdas/archive.ts",
-      // Measured (bench --only archive, 1 M synthetic articles of ~600 words, Node 24, zstd): peak RSS
-      // ARCHIVE_PEAK_MB; 1,769 MB is also one full vCPU for the Parquet encoding and compression.
+      // Measured (bench --only archive, 1 M synthetic articles of ~500 words, Node 24, zstd, 2026-12-06):
+      // peak RSS 936 MB under V8's defaults, 814 MB with a 512 MB old space; 1,769 MB is ~2x that and one
+      // full vCPU for the encoding and compression (149-154 CPU s a million).
       memoryMb: 1769,
-      // Lambda's maximum; a day of 1 M articles took ARCHIVE_SECONDS s locally (docs/scale.md "Archive").
+      // Lambda's maximum; a day of 1 M articles took 231-300 s on 2 shared cores (docs/scale.md "Archive";
+      // 5 M a day needs the day sharded, not built yet).
       timeoutSeconds: 900,
       trigger: {
         kind: "schedule",
