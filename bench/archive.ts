@@ -15,6 +15,8 @@ interface ChildResult {
   readonly articles: number;
   readonly stories: number;
   readonly seconds: number;
+  /** CPU seconds (user + system): the function's one vCPU runs them, whatever this machine's load. */
+  readonly cpuSeconds: number;
   readonly maxRssMb: number;
   readonly bytes: number;
   readonly articleBytes: number;
@@ -26,7 +28,7 @@ interface ChildResult {
 
 export interface ArchiveBench extends ChildResult {
   readonly gbPerMillion: number;
-  /** A day of 5 M articles, carried linearly (time and bytes; memory is per row group and file, not per day). */
+  /** A day of 5 M articles, carried linearly: CPU seconds, bytes, and the marking state that grows with the day. */
   readonly fiveMillion: {
     readonly seconds: number;
     readonly gb: number;
@@ -46,7 +48,7 @@ export async function benchArchive(articles: number): Promise<ArchiveBench> {
     );
     const r = JSON.parse(stdout) as ChildResult;
     const perMillion = 1e6 / r.articles;
-    const fiveSeconds = (r.seconds * 5e6) / r.articles;
+    const fiveSeconds = (r.cpuSeconds * 5e6) / r.articles;
     const { timeoutSeconds, memoryMb } = topology.functions.archive;
     return {
       ...r,
@@ -54,7 +56,9 @@ export async function benchArchive(articles: number): Promise<ArchiveBench> {
       fiveMillion: {
         seconds: fiveSeconds,
         gb: (r.bytes * 5e6) / r.articles / 1e9,
-        fitsOneInvocation: fiveSeconds < timeoutSeconds && r.maxRssMb < memoryMb,
+        // Carried pessimistically: all of the peak as if it grew with the day, and 20 % of the time
+        // left for the table reads the synthetic source does not make.
+        fitsOneInvocation: fiveSeconds < 0.8 * timeoutSeconds && (r.maxRssMb * 5e6) / r.articles < memoryMb,
       },
       functionTimeoutSeconds: timeoutSeconds,
       functionMemoryMb: memoryMb,

@@ -197,11 +197,12 @@ if (want("archive")) {
       ["what", "value"],
       [
         ["seconds", sig(r.seconds)],
-        ["peak RSS MB (the archive λ has " + r.functionMemoryMb + ")", sig(r.maxRssMb)],
+        ["CPU seconds", sig(r.cpuSeconds)],
+        [`peak RSS MB (the archive λ has ${r.functionMemoryMb})`, sig(r.maxRssMb)],
         ["GB of Parquet per million articles (target ≤ 2.5)", sig(r.gbPerMillion)],
         ["of which stories, MB", sig(r.storyBytes / 1e6)],
         [
-          "5 M articles: seconds, carried (the λ times out at " + r.functionTimeoutSeconds + ")",
+          `5 M articles: CPU seconds, carried (the λ times out at ${r.functionTimeoutSeconds})`,
           sig(r.fiveMillion.seconds),
         ],
         ["5 M articles: GB", sig(r.fiveMillion.gb)],
