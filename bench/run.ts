@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill] [-- --quick]`
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill|archive] [-- --quick]`
  * (cost's `--months N`: the monthly bill of month 1 and month N, default 12, bench/cost-over-time-report.ts;
  * scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
  * backfill's `--backfill-repeat N`: the WARC's pages N times, `--backfill-runs N`: alternate runs, medians
@@ -35,6 +35,7 @@ const SECTIONS = [
   "load",
   "memory",
   "scale",
+  "archive",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -186,6 +187,31 @@ if (want("backfill")) {
         ],
       ],
     )}\nimport ÷ (cores × extract) = ${r.ratio.toFixed(2)} (target ≥ 0.6); each pair: ${r.runs.map((x) => x.ratio.toFixed(2)).join(", ")}; CPU a page: extract ${sig(r.extractCpuMsPerPage)} ms, import ${sig(r.importCpuMsPerPage)} ms`,
+  );
+}
+
+if (want("archive")) {
+  const articles = quick ? 100_000 : 1_000_000;
+  log(`archive: a synthetic day of ${articles.toLocaleString("en")} articles through the archive writer …`);
+  const { benchArchive } = await import("./archive");
+  const r = await benchArchive(articles);
+  results.archive = r;
+  print(
+    `Archive: ${r.articles.toLocaleString("en")} articles (${r.stories.toLocaleString("en")} stories) of a synthetic day as Parquet (${r.codec}, ${r.files} files; Node ${r.node}) into a local folder\n${formatTable(
+      ["what", "value"],
+      [
+        ["seconds", sig(r.seconds)],
+        ["CPU seconds", sig(r.cpuSeconds)],
+        [`peak RSS MB (the archive λ has ${r.functionMemoryMb})`, sig(r.maxRssMb)],
+        ["GB of Parquet per million articles (target ≤ 2.5)", sig(r.gbPerMillion)],
+        ["of which stories, MB", sig(r.storyBytes / 1e6)],
+        [
+          `5 M articles: CPU seconds, carried (the λ times out at ${r.functionTimeoutSeconds})`,
+          sig(r.fiveMillion.seconds),
+        ],
+        ["5 M articles: GB", sig(r.fiveMillion.gb)],
+      ],
+    )}\n5 M in one invocation: ${r.fiveMillion.fitsOneInvocation ? "yes" : "no: shard the day (docs/scale.md, Archive)"}`,
   );
 }
 

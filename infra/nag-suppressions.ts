@@ -27,7 +27,13 @@ export function acknowledgeAccessLogBucket(bucket: s3.Bucket): void {
 export function acknowledgeFunctionRole(
   role: iam.Role,
   tracing: boolean,
-  buckets: readonly { bucket: s3.Bucket; mode: "read" | "write" | "readwrite" }[],
+  buckets: readonly {
+    bucket: s3.Bucket;
+    mode: "read" | "write" | "readwrite";
+    /** The object keys granted (`*`, or a prefix's `dataset/*`). */
+    keys: string;
+    delete: boolean;
+  }[],
 ): void {
   if (tracing) {
     Validations.of(role).acknowledge({
@@ -36,9 +42,15 @@ export function acknowledgeFunctionRole(
         "Only xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) use Resource *: X-Ray has no resource-level permissions for them.",
     });
   }
-  for (const { bucket, mode } of buckets) {
+  for (const { bucket, mode, keys, delete: deletes } of buckets) {
+    if (deletes) {
+      Validations.of(role).acknowledge({
+        id: "AwsSolutions-IAM5[Action::s3:DeleteObject*]",
+        reason: `From Bucket.grantDelete: the archive replaces a day's files (a re-run), only under ${keys}.`,
+      });
+    }
     Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${arnRef(bucket)}/*]`,
+      id: `AwsSolutions-IAM5[Resource::${arnRef(bucket)}/${keys}]`,
       reason:
         "Object-level actions on this one bucket: object keys are derived per article at run time, so they cannot be listed; the bucket itself is not wildcarded.",
     });

@@ -229,9 +229,10 @@ export class StorytrailStack extends Stack {
         versioned: false,
         lifecycleRules: [
           {
+            prefix: spec.expirePrefix,
             expiration: Duration.days(spec.expireAfterDays),
-            abortIncompleteMultipartUploadAfter: Duration.days(1),
           },
+          { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         ],
         serverAccessLogsBucket: accessLogs,
         serverAccessLogsPrefix: `${name}/`,
@@ -300,13 +301,15 @@ export class StorytrailStack extends Stack {
       metric: fn.metricThrottles({ period: ALARM_PERIOD, statistic: "Sum" }),
       above: 0,
     });
-    const { buckets } = topology.functions[name].access;
+    const { buckets, objects } = topology.functions[name].access;
     acknowledgeFunctionRole(
       role,
       this.settings.ops.tracing,
       (Object.entries(buckets) as [BucketName, "read" | "write" | "readwrite"][]).map(([bucket, mode]) => ({
         bucket: this.buckets[bucket],
         mode,
+        keys: `${objects?.prefix ?? ""}*`,
+        delete: objects?.delete ?? false,
       })),
     );
     return fn;
@@ -323,9 +326,12 @@ export class StorytrailStack extends Stack {
     for (const queue of Object.keys(access.queues) as QueueName[]) this.queues[queue].grantSendMessages(fn);
     for (const queue of Object.keys(access.deadLetterQueues ?? {}) as QueueName[])
       this.deadLetterQueues[queue].grantSendMessages(fn);
+    // Object actions only under the function's own prefix when it has one (the archive's `dataset/`).
+    const keys = `${access.objects?.prefix ?? ""}*`;
     for (const [bucket, mode] of Object.entries(access.buckets) as [BucketName, string][]) {
-      if (mode === "read" || mode === "readwrite") this.buckets[bucket].grantRead(fn);
-      if (mode === "write" || mode === "readwrite") this.buckets[bucket].grantPut(fn);
+      if (mode === "read" || mode === "readwrite") this.buckets[bucket].grantRead(fn, keys);
+      if (mode === "write" || mode === "readwrite") this.buckets[bucket].grantPut(fn, keys);
+      if (access.objects?.delete) this.buckets[bucket].grantDelete(fn, keys);
     }
   }
 

@@ -3,7 +3,14 @@
  * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
  * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
  */
-import { type BucketName, envNames, type QueueName, type TableName } from "../shared/config/resource-names";
+import { ARCHIVE_PREFIX } from "../shared/archive/layout";
+import {
+  type BucketName,
+  envNames,
+  type QueueName,
+  RAW_SAMPLES_PREFIX,
+  type TableName,
+} from "../shared/config/resource-names";
 import { DISPATCH_TICK_MINUTES } from "../shared/discover/cadence";
 import { measuredMemoryMb } from "./memory-sizing";
 import { type KeyAttr, type TableSpec, tables } from "./topology-tables";
@@ -24,12 +31,13 @@ export interface QueueSpec {
 }
 
 export interface BucketSpec {
-  /** Objects under these prefixes expire after the given number of days. */
+  /** Objects under `expirePrefix` expire after the given number of days; others are kept. */
   readonly expireAfterDays: number;
+  readonly expirePrefix: string;
   readonly description: string;
 }
 
-export type FunctionName = "dispatch" | "discover" | "fetch" | "dedup" | "quality" | "backfill";
+export type FunctionName = "dispatch" | "discover" | "fetch" | "dedup" | "quality" | "backfill" | "archive";
 
 export type Trigger =
   | {
@@ -55,6 +63,9 @@ export interface FunctionAccess {
   /** Dead-letter queues the function parks messages in itself, after giving up on them. */
   readonly deadLetterQueues?: Partial<Record<QueueName, "send">>;
   readonly buckets: Partial<Record<BucketName, "read" | "write" | "readwrite">>;
+  /** Limits the object access to keys under `prefix` (the function's own part of the bucket), and adds
+   * deletes there; without it, the access covers every key. */
+  readonly objects?: { readonly prefix: string; readonly delete: boolean };
 }
 
 export interface FunctionSpec {
@@ -151,7 +162,11 @@ export const topology: Topology = {
     },
   },
   buckets: {
-    raw: { expireAfterDays: 180, description: "Gzip raw HTML samples, for re-running extraction." },
+    raw: {
+      expireAfterDays: 180,
+      expirePrefix: RAW_SAMPLES_PREFIX,
+      description: `Gzip raw HTML samples (${RAW_SAMPLES_PREFIX}, expiring), for re-running extraction; the archive (${ARCHIVE_PREFIX}, kept).`,
+    },
   },
   functions: {
     dispatch: {
@@ -257,6 +272,31 @@ export const topology: Topology = {
         buckets: { raw: "write" },
       },
       description: "Streams one WARC file from S3; each HTML response becomes an article sent to dedup.",
+    },
+    archive: {
+      entry: "lambdas/archive.ts",
+      // Measured (bench --only archive, 1 M synthetic articles of ~500 words, Node 24, zstd, 2026-12-06):
+      // peak RSS 936 MB under V8's defaults, 814 MB with a 512 MB old space; 1,769 MB is ~2x that and one
+      // full vCPU for the encoding and compression (149-154 CPU s a million).
+      memoryMb: 1769,
+      // Lambda's maximum; a day of 1 M articles took 231-300 s on 2 shared cores (docs/scale.md "Archive";
+      // 5 M a day needs the day sharded, not built yet).
+      timeoutSeconds: 900,
+      trigger: {
+        kind: "schedule",
+        // After midnight UTC, once yesterday's last fetches are through dedup (the dedup queue's alarm age is 1 h).
+        cron: "cron(30 1 * * ? *)",
+        description: "Daily at 01:30 UTC: archive yesterday and re-check the day before",
+      },
+      access: {
+        // hosts: the day's lease (shared/aws/day-lease-item.ts); articles and clusters: the hot window.
+        tables: { articles: "readwrite", fingerprints: "read", clusters: "readwrite", hosts: "readwrite" },
+        queues: {},
+        buckets: { raw: "readwrite" },
+        objects: { prefix: ARCHIVE_PREFIX, delete: true },
+      },
+      description:
+        "Writes each collected day's articles and stories to S3 as Parquet with a manifest, then starts their hot window.",
     },
   },
 };

@@ -147,6 +147,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     { LocalRuntime },
     { restoreSamples, saveSamples },
     { restoreQueues, saveQueues },
+    { archiveLocalRun, archiveSummary },
   ] = await Promise.all([
     import("cli-progress"),
     import("../../infra/local/demo-site"),
@@ -154,6 +155,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     import("../../infra/local/runtime"),
     import("../../infra/local/sample-persistence"),
     import("../../infra/local/queue-persistence"),
+    import("../../infra/local/archive-run"),
   ]);
   // The demo site's run and a crawl of real sources never share a folder (cli/run-folder.ts).
   const kind = opts.demo ? "crawl-demo" : "crawl";
@@ -240,6 +242,9 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       const counts = await runtime.runCounts(runId);
       const saved = await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
       const interrupted = stop.received();
+      // The days before the clock's are complete: into DIR/dataset/, then their hot window starts.
+      const archived = interrupted ? null : archiveSummary(await archiveLocalRun(runtime, dataDir, runId));
+      if (archived) log(archived);
       const summary = {
         ...counts,
         sources: discovery.sources,

@@ -97,6 +97,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     { DynamoDatasetReader },
     { writeReport },
     { restoreQueues, saveQueues },
+    { archiveLocalRun, archiveSummary },
   ] = await Promise.all([
     import("../../infra/local/demo-web/server"),
     import("../../infra/local/emulators"),
@@ -105,6 +106,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     import("../../shared/aws/dataset-reader"),
     import("./report"),
     import("../../infra/local/queue-persistence"),
+    import("../../infra/local/archive-run"),
   ]);
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -153,6 +155,9 @@ async function demo(opts: DemoOptions): Promise<void> {
     }
     const counts = await runtime.runCounts(runId);
     await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    // The days before the clock's are complete: into DIR/dataset/, then their hot window starts.
+    const archived = archiveSummary(await archiveLocalRun(runtime, dataDir, runId));
+    if (archived) log(archived);
     const { tables } = runtime.resources;
     const source = new DynamoDatasetReader(runtime.clients.doc, tables);
     const { dataset, data } = await writeReport(source, reportFile);

@@ -7,6 +7,7 @@ import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import type { Context, SQSEvent } from "aws-lambda";
+import { createArchiveHandler } from "../../lambdas/archive";
 import { createBackfillHandler } from "../../lambdas/backfill";
 import { createDedupHandler } from "../../lambdas/dedup";
 import { createDiscoverHandler } from "../../lambdas/discover";
@@ -137,6 +138,7 @@ export class LocalRuntime {
         dedup: () => createDedupHandler(env),
         quality: () => createQualityHandler(env),
         backfill: () => createBackfillHandler(env),
+        archive: () => createArchiveHandler(env),
       } satisfies Record<FunctionName, () => unknown>;
       const make = () => factories[fn]() as LocalHandler;
       h = this.opts.instrument ? this.opts.instrument(fn, make) : make();

@@ -2,6 +2,7 @@
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { RAW_SAMPLES_PREFIX } from "../config/resource-names";
 import type { RawSample, RawSampleStore } from "../crawl/ports";
 
 /**
@@ -12,8 +13,6 @@ const s3Sdk = () => import("@aws-sdk/client-s3");
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
-
-const RAW_PREFIX = "raw/";
 
 export class RawSamplesBucket implements RawSampleStore {
   private client: Promise<S3Client> | undefined;
@@ -41,7 +40,7 @@ export class RawSamplesBucket implements RawSampleStore {
     collected_at: string;
     content_type: string;
   }): Promise<string> {
-    const key = `${RAW_PREFIX}${s.article_id}.html.gz`;
+    const key = `${RAW_SAMPLES_PREFIX}${s.article_id}.html.gz`;
     await this.putObject({
       Key: key,
       // The same bytes as gzipRawHtml's (zlib's default level is 6), off the event loop.
@@ -80,7 +79,7 @@ export class RawSamplesBucket implements RawSampleStore {
     };
   }
 
-  async *keys(prefix = RAW_PREFIX): AsyncGenerator<string> {
+  async *keys(prefix = RAW_SAMPLES_PREFIX): AsyncGenerator<string> {
     const [{ paginateListObjectsV2 }, s3] = await Promise.all([s3Sdk(), this.s3Client()]);
     for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: this.bucket, Prefix: prefix })) {
       for (const o of page.Contents ?? []) if (o.Key) yield o.Key;

@@ -43,6 +43,9 @@ const MAX_RECHECK_HOURS = 48;
 
 const ascending = (xs: readonly number[]) => xs.every((x, i) => i === 0 || x > (xs[i - 1] as number));
 
+/** Days an archived article stays in the hot tables after its collection (issue 40's default). */
+const DEFAULT_HOT_DAYS = 30;
+
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),
   /** Only tests and local runs against loopback sites set this. */
@@ -80,6 +83,9 @@ export const crawlSettingsSchema = z.object({
       .array(z.number().check(z.gt(0), z.lte(MAX_RECHECK_HOURS)))
       .check(z.refine(ascending, "re-check hours must be in ascending order, e.g. 1,4,12,24")),
   ),
+  /** Days an article (and a story's member and outlet items after its latest member) stays in the hot
+   * tables once its day is archived (archive λ, shared/archive/). */
+  STORYTRAIL_HOT_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), DEFAULT_HOT_DAYS),
   /** The clock's start for local runs, replays and tests (clock.ts); the wall clock when unset. */
   STORYTRAIL_NOW: z.optional(z.iso.datetime({ offset: true })),
   STORYTRAIL_CANONICAL_PARTNERS: z.pipe(

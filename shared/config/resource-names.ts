@@ -36,10 +36,14 @@ export const datasetTableNames: readonly DatasetTableName[] = ["articles", "stor
 
 /** Where the archive lives: in the stack's raw bucket, and under a local run's `DIR/` (the same keys). */
 export const datasetKeys = {
+  /** Everything the archive writes is under this prefix (its function's object grants, the bucket's rules). */
+  root: "dataset/",
   /** A day's Parquet files of one table. */
   day: (t: DatasetTableName, dt: string) => `dataset/${t}/dt=${dt}/`,
   /** The Hive symlink lists Athena reads (it cannot read a manifest): `<prefix>dt=YYYY-MM-DD/symlink.txt`. */
   athenaSymlinks: (t: DatasetTableName) => `dataset/_athena/${t}/`,
+  /** A day's manifest: the commit point of its archive run. */
+  manifest: (dt: string) => `dataset/_manifests/dt=${dt}.json`,
 } as const;
 
 /**
@@ -54,3 +58,7 @@ export const catalogNames = {
 /** Articles by the UTC day they were collected (sort key collected_at): the quality λ reads one day
  * without scanning the table. */
 export const ARTICLES_BY_DAY_INDEX = "by_collected_day";
+
+/** Raw HTML samples' keys in the raw bucket (shared/aws/raw-samples.ts); only they expire there: the
+ * archive under `dataset/` (shared/archive/layout.ts) is the dataset of record and is kept. */
+export const RAW_SAMPLES_PREFIX = "raw/";

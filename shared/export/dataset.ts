@@ -113,9 +113,21 @@ function instant(v: unknown): string | null {
 const seconds = (from: string | null, to: string | null): number | null =>
   from && to ? Math.round((Date.parse(to) - Date.parse(from)) / 1000) : null;
 
-interface Member extends StoryCopy {
+export interface Member extends StoryCopy {
   readonly cluster_id: string;
   readonly publication: string;
+}
+
+/** A member item of the Clusters table as the story row reads it. */
+export function memberOf(item: Record<string, unknown>): Member {
+  return {
+    cluster_id: String(item.cluster_id),
+    article_id: String(item.article_id),
+    url: String(item.url ?? ""),
+    publication: String(item.publication ?? ""),
+    published_at: instant(item.published_at),
+    collected_at: instant(item.collected_at),
+  };
 }
 
 /** Seconds from `first` until the nth earliest of `times` (null below n). */
@@ -124,7 +136,7 @@ function secondsToNth(times: readonly string[], n: number, first: string | null)
   return t === undefined ? null : seconds(first, t);
 }
 
-function storyRow(
+export function storyRow(
   summary: Record<string, unknown>,
   members: readonly Member[],
   sourceOf: ReadonlyMap<string, string>,
@@ -178,7 +190,10 @@ function storyRow(
   };
 }
 
-function articleRow(item: Record<string, unknown>, story: StoryRow | undefined): ArticleRow {
+export function articleRow(
+  item: Record<string, unknown>,
+  story: Pick<StoryRow, "story_id" | "first_published_at"> | undefined,
+): ArticleRow {
   const published_at = instant(item.published_at);
   return {
     article_id: String(item.article_id),
@@ -231,14 +246,7 @@ export async function buildDataset(source: DatasetSource): Promise<Dataset> {
     if (type === "summary") summaries.set(id, item);
     else if (type === "member") {
       const list = members.get(id) ?? [];
-      list.push({
-        cluster_id: id,
-        article_id: String(item.article_id),
-        url: String(item.url ?? ""),
-        publication: String(item.publication ?? ""),
-        published_at: instant(item.published_at),
-        collected_at: instant(item.collected_at),
-      });
+      list.push(memberOf(item));
       members.set(id, list);
     }
   }

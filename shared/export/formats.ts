@@ -1,6 +1,6 @@
 /** One table as JSONL, CSV (RFC 4180) or Parquet bytes. */
 import { parquetWriteBuffer } from "hyparquet-writer";
-import type { ColumnKind, Table } from "./tables";
+import type { Column, ColumnKind, Table } from "./tables";
 
 export const exportFormats = ["jsonl", "csv", "parquet"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -36,13 +36,18 @@ function parquetValue(v: unknown, kind: ColumnKind): unknown {
   return kind === "timestamp" ? new Date(String(v)) : v;
 }
 
+/** The rows as hyparquet-writer's column data, one typed column each (the archive writes them too). */
+export function parquetColumnData(columns: readonly Column[], rows: readonly Record<string, unknown>[]) {
+  return columns.map((c) => ({
+    name: c.name,
+    type: PARQUET_TYPE[c.kind],
+    data: rows.map((r) => parquetValue(r[c.name], c.kind)),
+  }));
+}
+
 function parquet(t: Table): Uint8Array {
   const buffer = parquetWriteBuffer({
-    columnData: t.columns.map((c) => ({
-      name: c.name,
-      type: PARQUET_TYPE[c.kind],
-      data: t.rows.map((r) => parquetValue(r[c.name], c.kind)),
-    })),
+    columnData: parquetColumnData(t.columns, t.rows),
     createdBy: "storytrail export",
   });
   return new Uint8Array(buffer);

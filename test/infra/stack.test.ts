@@ -396,12 +396,14 @@ describe("raw bucket", () => {
     expect(raw.Properties).toMatchObject({
       ...ENCRYPTED_PRIVATE_BUCKET,
       LifecycleConfiguration: {
+        // Only the raw samples expire: the archive (dataset/) is the dataset of record.
         Rules: [
           {
+            Prefix: topology.buckets.raw.expirePrefix,
             ExpirationInDays: topology.buckets.raw.expireAfterDays,
-            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
             Status: "Enabled",
           },
+          { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: "Enabled" },
           // Athena's query results (infra/dataset-catalog.ts).
           { Prefix: "athena-results/", ExpirationInDays: 30, Status: "Enabled" },
         ],
@@ -439,6 +441,19 @@ describe("least privilege", () => {
     expect(put!.Resource).toEqual({
       "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack.buckets.raw), "Arn"] }, "/*"]],
     });
+  });
+
+  it("lets the archive read, put and delete objects under dataset/ only", () => {
+    const onArchive = {
+      "Fn::Join": ["", [{ "Fn::GetAtt": [logicalId(stack.buckets.raw), "Arn"] }, "/dataset/*"]],
+    };
+    const s3 = statementsOf("archive").filter((s) => actions(s).some((a) => a.startsWith("s3:")));
+    for (const action of ["s3:PutObject", "s3:DeleteObject*", "s3:GetObject*"]) {
+      const st = s3.find((s) => actions(s).includes(action));
+      expect(st, action).toBeDefined();
+      const resources = ([] as unknown[]).concat(st!.Resource);
+      expect(resources.filter((r) => JSON.stringify(r).includes("/*"))).toEqual([onArchive]);
+    }
   });
 
   it("lets fetch send to its own dead-letter queue (it parks the URLs it gives up on) and to no other; to dedup, and to its own queue (a page come before its slot is sent again)", () => {

@@ -1,0 +1,71 @@
+/**
+ * archive λ (scheduled, daily): archives yesterday's collected day into the stack's bucket as Parquet
+ * and re-checks the day before (its manifest's rows against the table's count: a late article makes it
+ * run again), then starts the hot window on what each archived day holds (shared/archive/).
+ */
+import { randomUUID } from "node:crypto";
+import type { Context } from "aws-lambda";
+import { archiveDays, type DayOutcome } from "../shared/archive/archive-run";
+import { archiveWindows } from "../shared/archive/archive-windows";
+import { dayBefore } from "../shared/archive/layout";
+import { archiveCodec } from "../shared/archive/parquet-codec";
+import { DynamoArchiveSource } from "../shared/aws/archive-tables";
+import { DayLeaseItem } from "../shared/aws/day-lease-item";
+import { makeDynamoClients } from "../shared/aws/dynamo-clients";
+import { awsTarget, type Env, resource } from "../shared/aws/function-env";
+import { functionLogger } from "../shared/aws/function-logger";
+import { loadS3Client } from "../shared/aws/s3-client";
+import { S3ObjectStore } from "../shared/aws/s3-object-store";
+import { clockFrom } from "../shared/config/clock";
+import { crawlSettings } from "../shared/config/crawl-settings";
+
+export interface ArchiveEvent {
+  /** Days to archive (`YYYY-MM-DD`); default yesterday and the day before, by the function's clock. */
+  readonly days?: readonly string[];
+}
+
+/** Without a Lambda context (a local call): the lease a run holds, the function's timeout at most. */
+const LOCAL_LEASE_MS = 15 * 60_000;
+
+export function createArchiveHandler(env: Env) {
+  const { endpoints, region } = awsTarget(env);
+  const { doc } = makeDynamoClients(endpoints, region);
+  const settings = crawlSettings(env);
+  const clock = clockFrom(settings.STORYTRAIL_NOW);
+  const logger = functionLogger("storytrail-archive");
+  const source = new DynamoArchiveSource(doc, {
+    articles: resource.table(env, "articles"),
+    fingerprints: resource.table(env, "fingerprints"),
+    clusters: resource.table(env, "clusters"),
+  });
+  const lease = new DayLeaseItem(doc, resource.table(env, "hosts"));
+  const bucket = resource.bucket(env, "raw");
+  const s3 = loadS3Client(endpoints, region);
+
+  return async (event: ArchiveEvent = {}, context?: Context): Promise<DayOutcome[]> => {
+    if (context) logger.addContext(context);
+    const now = clock();
+    const days = event.days ?? [dayBefore(now, 1), dayBefore(now, 2)];
+    const outcomes = await archiveDays(
+      {
+        source,
+        store: new S3ObjectStore(await s3, bucket),
+        lease,
+        codec: archiveCodec(),
+        ...archiveWindows(settings),
+        // A run cannot outlive its invocation: past that, its lease is free for the next run.
+        leaseMs: context?.getRemainingTimeInMillis() ?? LOCAL_LEASE_MS,
+      },
+      days,
+      { runId: `${now.toISOString().replace(/[-:.]/g, "")}-${randomUUID().slice(0, 8)}`, now },
+    );
+    for (const o of outcomes) logger.info("archive day", { ...o });
+    return outcomes;
+  };
+}
+
+let cached: ReturnType<typeof createArchiveHandler> | undefined;
+export const handler = (event?: ArchiveEvent, context?: Context) => {
+  cached ??= createArchiveHandler(process.env);
+  return cached(event, context);
+};

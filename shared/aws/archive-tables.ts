@@ -1,0 +1,200 @@
+/**
+ * The archive's view of the hot tables (DynamoDB adapter of `ArchiveSource`): a day's articles through
+ * the by-day index, each article's story through its Fingerprints claim and the Clusters summaries'
+ * `merged_into`, a story's items, and the hot window's `expires_at`.
+ */
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  paginateQuery,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import type { ArchiveSource } from "../archive/ports";
+import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
+import { chunks, pause } from "./batch-write";
+import { isConditionalCheckFailure } from "./conditional-check";
+
+/** A merge chain longer than this is a broken chain (a summary naming itself): the article has no story. */
+const MAX_MERGE_HOPS = 50;
+/** Updates in flight at once. */
+const UPDATES_AT_ONCE = 16;
+
+export interface ArchiveTableNames {
+  readonly articles: string;
+  readonly fingerprints: string;
+  readonly clusters: string;
+}
+
+export class DynamoArchiveSource implements ArchiveSource {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: ArchiveTableNames,
+  ) {}
+
+  async *dayArticles(day: string): AsyncIterable<readonly Record<string, unknown>[]> {
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.tables.articles,
+        IndexName: ARTICLES_BY_DAY_INDEX,
+        KeyConditionExpression: "collected_day = :d",
+        ExpressionAttributeValues: { ":d": day },
+        ProjectionExpression: "article_id",
+      },
+    );
+    for await (const page of pages) {
+      const ids = (page.Items ?? []).map((i) => String(i.article_id));
+      if (ids.length > 0)
+        yield await this.batchGet(
+          this.tables.articles,
+          ids.map((article_id) => ({ article_id })),
+        );
+    }
+  }
+
+  async countDay(day: string): Promise<number> {
+    let n = 0;
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.tables.articles,
+        IndexName: ARTICLES_BY_DAY_INDEX,
+        KeyConditionExpression: "collected_day = :d",
+        ExpressionAttributeValues: { ":d": day },
+        Select: "COUNT",
+      },
+    );
+    for await (const page of pages) n += page.Count ?? 0;
+    return n;
+  }
+
+  async storyIds(articleIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const claims = await this.batchGet(
+      this.tables.fingerprints,
+      articleIds.map((article_id) => ({ article_id })),
+      "article_id, first_cluster_id, cluster_id",
+    );
+    const claimed = new Map<string, string>();
+    for (const c of claims) {
+      const id = c.first_cluster_id ?? c.cluster_id;
+      if (typeof id === "string") claimed.set(String(c.article_id), id);
+    }
+    // Follow merged_into, one level of summaries at a time; a cluster without a summary has no story yet.
+    const live = new Map<string, string>();
+    const at = new Map([...new Set(claimed.values())].map((id) => [id, id]));
+    for (let hop = 0; at.size > 0 && hop < MAX_MERGE_HOPS; hop++) {
+      const summaries = await this.batchGet(
+        this.tables.clusters,
+        [...new Set(at.values())].map((cluster_id) => ({ cluster_id, item: "summary" })),
+        "cluster_id, merged_into",
+      );
+      const into = new Map(summaries.map((s) => [String(s.cluster_id), s.merged_into]));
+      for (const [start, current] of at) {
+        const merged = into.get(current);
+        if (!into.has(current)) at.delete(start);
+        else if (typeof merged === "string" && merged) at.set(start, merged);
+        else {
+          live.set(start, current);
+          at.delete(start);
+        }
+      }
+    }
+    const out = new Map<string, string>();
+    for (const [article, cluster] of claimed) {
+      const story = live.get(cluster);
+      if (story) out.set(article, story);
+    }
+    return out;
+  }
+
+  async storyItems(storyId: string): Promise<readonly Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: this.tables.clusters,
+        KeyConditionExpression: "cluster_id = :c",
+        ExpressionAttributeValues: { ":c": storyId },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    return items;
+  }
+
+  async expireArticles(expiry: readonly { articleId: string; expiresAt: number }[]): Promise<void> {
+    for (const batch of chunks(expiry, UPDATES_AT_ONCE)) {
+      await Promise.all(
+        batch.map((e) =>
+          this.setExpiry(this.tables.articles, { article_id: e.articleId }, e.expiresAt, "article_id"),
+        ),
+      );
+    }
+  }
+
+  async expireStoryItems(storyId: string, items: readonly string[], expiresAt: number): Promise<void> {
+    for (const batch of chunks(items, UPDATES_AT_ONCE)) {
+      await Promise.all(
+        batch.map((item) =>
+          this.setExpiry(this.tables.clusters, { cluster_id: storyId, item }, expiresAt, "cluster_id"),
+        ),
+      );
+    }
+  }
+
+  /** Sets expires_at on an existing item, never earlier than it already is (a story's later day may have pushed it). */
+  private async setExpiry(table: string, key: Record<string, string>, expiresAt: number, keyAttr: string) {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: "SET expires_at = :e",
+          ConditionExpression:
+            "attribute_exists(#k) AND (attribute_not_exists(expires_at) OR expires_at < :e)",
+          ExpressionAttributeNames: { "#k": keyAttr },
+          ExpressionAttributeValues: { ":e": expiresAt },
+        }),
+      );
+    } catch (err) {
+      // Gone (a merge moved a member) or already later: nothing to do.
+      if (!isConditionalCheckFailure(err)) throw err;
+    }
+  }
+
+  private async batchGet(
+    table: string,
+    keys: readonly Record<string, string>[],
+    projection?: string,
+  ): Promise<Record<string, unknown>[]> {
+    const found: Record<string, unknown>[] = [];
+    const names = projection ? this.projectionNames(projection) : undefined;
+    for (const batch of chunks(keys, 100)) {
+      let pending: Record<string, unknown>[] = batch;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await pause(attempt);
+        const out = await this.doc.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: {
+                Keys: pending,
+                ...(names ? { ProjectionExpression: names.expr, ExpressionAttributeNames: names.map } : {}),
+              },
+            },
+          }),
+        );
+        found.push(...((out.Responses?.[table] ?? []) as Record<string, unknown>[]));
+        pending = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }
+    return found;
+  }
+
+  private projectionNames(projection: string) {
+    const attrs = projection.split(",").map((a) => a.trim());
+    return {
+      expr: attrs.map((_, i) => `#p${i}`).join(", "),
+      map: Object.fromEntries(attrs.map((a, i) => [`#p${i}`, a])),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+/** A local run's archive: the days before the run clock's go to DIR/dataset/, once, and a later article re-runs its day. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { archiveLocalRun, archiveSummary } from "../../../infra/local/archive-run";
+import { buildDataset, type Dataset } from "../../../shared/export/dataset";
+import { crawlDemoWeb, type DemoWebCrawl, TEST_NOW } from "../../support/demo-web-crawl";
+
+describe("archiveLocalRun", () => {
+  let run: DemoWebCrawl;
+  let dataset: Dataset;
+  const dir = mkdtempSync(join(tmpdir(), "storytrail-local-archive-"));
+  const nextDay = new Date("2026-12-03T00:10:00Z");
+
+  beforeAll(async () => {
+    run = await crawlDemoWeb("archiverun");
+    dataset = await buildDataset(run.source);
+  }, 240_000);
+  afterAll(async () => {
+    await run?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("leaves the clock's own day, archives it once the day is over, and re-runs it when an article comes late", async () => {
+    expect(await archiveLocalRun(run.runtime, dir, "r-1", new Date(TEST_NOW))).toEqual([]);
+    const first = await archiveLocalRun(run.runtime, dir, "r-2", nextDay);
+    expect(first).toMatchObject([
+      { day: "2026-12-02", was: "missing", action: "archived", articles: dataset.articles.length },
+    ]);
+    expect(archiveSummary(first)).toBe(
+      `archived 2026-12-02 (${dataset.articles.length} articles, ${dataset.stories.length} stories) into dataset/`,
+    );
+    expect(await archiveLocalRun(run.runtime, dir, "r-3", nextDay)).toMatchObject([{ action: "current" }]);
+
+    // An article collected on the day, stored after its archive (a late delivery), changes the count.
+    const late = dataset.articles[0]!;
+    await run.runtime.clients.doc.send(
+      new UpdateCommand({
+        TableName: run.runtime.resources.tables.articles,
+        Key: { article_id: "late-article" },
+        UpdateExpression: "SET collected_day = :d, collected_at = :t, #u = :u, source_id = :s",
+        ExpressionAttributeNames: { "#u": "url" },
+        ExpressionAttributeValues: {
+          ":d": "2026-12-02",
+          ":t": "2026-12-02T23:59:00.000Z",
+          ":u": `${late.url}?late`,
+          ":s": late.source_id,
+        },
+      }),
+    );
+    const again = await archiveLocalRun(run.runtime, dir, "r-4", nextDay);
+    expect(again).toMatchObject([
+      { was: "changed", action: "archived", articles: dataset.articles.length + 1 },
+    ]);
+    const db = await DuckDBInstance.create(":memory:");
+    const conn = await db.connect();
+    const rows = (
+      await conn.runAndReadAll(
+        `SELECT dt::VARCHAR AS dt, count(*)::INTEGER AS n FROM read_parquet('${dir}/dataset/articles/*/*.parquet', hive_partitioning = true) GROUP BY dt`,
+      )
+    ).getRowObjectsJson();
+    conn.closeSync();
+    db.closeSync();
+    expect(rows).toEqual([{ dt: "2026-12-02", n: dataset.articles.length + 1 }]);
+  });
+});
