@@ -40,7 +40,7 @@ describe("demo web", () => {
 
   it("publishes new stories every day, develops one over three days and revises the day before's pages", async () => {
     const days = ["2026-12-02", "2026-12-03", "2026-12-04"];
-    const webs = days.map((d, i) =>
+    const webs = days.map((_, i) =>
       buildNewsWeb(origins, new Date(anchor.getTime() + i * 86_400_000), { firstDay: days[0]! }),
     );
     const last = webs[2]!;
