@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill] [-- --quick]`
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill|days] [-- --quick]`
+ * (days: `--days N`, default 30: `storytrail demo --at` on N consecutive days into one folder, bench/demo-days.ts)
  * (scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
  * backfill's `--backfill-repeat N`: the WARC's pages N times, `--backfill-runs N`: alternate runs, medians
  * reported (default 3), bench/backfill-e2e.ts):
@@ -34,6 +35,7 @@ const SECTIONS = [
   "load",
   "memory",
   "scale",
+  "days",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     "backfill-repeat": { type: "string", default: "1" },
     "backfill-runs": { type: "string", default: "3" },
+    days: { type: "string", default: "30" },
     ...SCALE_FLAGS,
   },
 });
@@ -513,6 +516,17 @@ if (want("scale")) {
   } finally {
     await emulators.stop();
   }
+}
+
+if (want("days")) {
+  const days = quick ? 7 : Number(values.days);
+  if (!Number.isInteger(days) || days < 1) throw new Error("--days: a whole number of at least 1");
+  log(`a month of days: storytrail demo on ${days} consecutive days into one folder …`);
+  const { benchDemoDays } = await import("./demo-days");
+  const r = await benchDemoDays(days, log);
+  results.days = r.results;
+  print(r.text);
+  if (!r.ok) process.exitCode = 1;
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;
