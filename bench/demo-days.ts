@@ -53,7 +53,7 @@ const NOT_BUILT_YET = (what: string) => async (): Promise<HookVerdict> => ({
 });
 
 /** The hooks as this branch has them: placeholders until the archive and TTL emulation are merged. */
-export const LIFECYCLE_HOOKS: LifecycleHooks = {
+const LIFECYCLE_HOOKS: LifecycleHooks = {
   hotTablesHoldOnlyTheWindow: NOT_BUILT_YET("TTL expiry of the hot tables"),
   archiveHoldsEachArticleOnce: NOT_BUILT_YET("the archive"),
 };
@@ -140,11 +140,7 @@ function runDemo(args: readonly string[]): Promise<{ json: DemoJson; seconds: nu
 }
 
 /** The plan's checks on one day's run: its stories and discovery's counts (the web as it stood that day). */
-export function checkPlan(
-  web: NewsWeb,
-  stories: readonly StoryRow[],
-  sources: readonly SourceCounts[],
-): string[] {
+function checkPlan(web: NewsWeb, stories: readonly StoryRow[], sources: readonly SourceCounts[]): string[] {
   const problems: string[] = [];
   const copies = new Map<string, { story: string }>();
   for (const s of stories)
@@ -224,7 +220,7 @@ export async function runDemoDays(opts: DemoDaysOptions): Promise<DayResult[]> {
     before = ids;
     rows.push(row);
     opts.log?.(
-      `day ${i + 1}/${opts.days} ${day}: ${seconds.toFixed(1)} s, ${row.stories} stories (${row.newStories} new), ${row.articles} articles${row.problems.length ? `; ${row.problems.length} problem(s)` : ""}`,
+      `day ${i + 1}/${opts.days} ${day}: ${seconds.toFixed(1)} s, ${row.stories} stories (${row.newStories} new), ${row.articles} articles, ${row.claimed} claimed, tables ${JSON.stringify(row.tables)}${row.problems.length ? `; problems: ${row.problems.join("; ")}` : ""}`,
     );
   }
   return rows;
@@ -235,9 +231,7 @@ export async function runDemoDays(opts: DemoDaysOptions): Promise<DayResult[]> {
  * first days'. The first day is left out (its folder is empty: no revisions or follow-ups to fetch),
  * so "first days" are days 2-4 and "last days" the last three; needs at least 7 days.
  */
-export function timeGrowth(
-  rows: readonly DayResult[],
-): { first: number; last: number; ratio: number } | null {
+function timeGrowth(rows: readonly DayResult[]): { first: number; last: number; ratio: number } | null {
   if (rows.length < 7) return null;
   const first = median(rows.slice(1, 4).map((r) => r.seconds));
   const last = median(rows.slice(-3).map((r) => r.seconds));

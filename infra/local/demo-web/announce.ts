@@ -11,7 +11,7 @@ import type { OutletSpec } from "./outlets";
 /** How many of the web's days (today counted) each kind of listing holds: a crawl on day N sees days
  * N-2..N in a news sitemap (discovery reads news entries up to 3 days old), a week in a plain sitemap,
  * today's and yesterday's items in a feed. */
-export const LISTING_DAYS = { news: 3, sitemap: 7, feed: 2 } as const;
+const LISTING_DAYS = { news: 3, sitemap: 7, feed: 2 } as const;
 
 export interface Published extends Listing {
   readonly path: string;
