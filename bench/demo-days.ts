@@ -120,6 +120,8 @@ function runDemo(args: readonly string[]): Promise<{ json: DemoJson; seconds: nu
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [join(repo, "bin/storytrail.js"), "demo", ...args, "--json"], {
       cwd: repo,
+      // The CLI's own log level (the bench runs its handlers at INFO): stdout is the JSON alone.
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: "WARN" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
