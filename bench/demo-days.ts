@@ -166,6 +166,12 @@ function checkPlan(web: NewsWeb, stories: readonly StoryRow[], sources: readonly
   const ids = todays.map((s) => copies.get(s.urls[0]!)?.story);
   if (new Set(ids).size !== todays.length || ids.includes(undefined))
     problems.push(`the day's ${todays.length} syndicated stories are ${new Set(ids).size} stories`);
+  // …and each holds every outlet's copy (the wire's and the pick-ups').
+  for (const s of todays) {
+    const apart = s.urls.filter((u) => copies.get(u)?.story !== copies.get(s.urls[0]!)?.story);
+    if (apart.length > 0)
+      problems.push(`"${s.headline}" (${s.day}): copies outside its story: ${apart.join(" ")}`);
+  }
   // Every page changed today at its URL is claimed again (its lastmod moved), and no other known URL
   // is: discovery's `updated` per outlet is the day's revisions there. Meadowbrook re-lists its broken
   // pages every day with the day's lastmod (5 more once the folder has a day before).
