@@ -267,7 +267,8 @@ export async function benchDemoDays(
     });
     const growth = timeGrowth(rows);
     const problems = rows.flatMap((r) => r.problems.map((p) => `${r.day}: ${p}`));
-    const tables = Object.keys(rows[0]?.tables ?? {});
+    // Articles has its own column ("articles"); the other tables follow it.
+    const tables = Object.keys(rows[0]?.tables ?? {}).filter((t) => t !== "articles");
     const hooks = new Set(
       rows.flatMap((r) =>
         Object.values(r.hooks).map((h) =>
