@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill|archive] [-- --quick]`
+ * `npm run bench [-- --only extract|minhash|dedup|discover|pipeline|cost|compression|bundles|load|memory|scale|dedup-scale|backfill|archive|days] [-- --quick]`
  * (cost's `--months N`: the monthly bill of month 1 and month N, default 12, bench/cost-over-time-report.ts;
  * scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
+ * days: `--days N`, default 30: `storytrail demo --at` on N consecutive days into one folder, bench/demo-days.ts;
  * backfill's `--backfill-repeat N`: the WARC's pages N times, `--backfill-runs N`: alternate runs, medians
  * reported (default 3), bench/backfill-e2e.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
@@ -36,6 +37,7 @@ const SECTIONS = [
   "memory",
   "scale",
   "archive",
+  "days",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -47,6 +49,7 @@ const { values } = parseArgs({
     "backfill-repeat": { type: "string", default: "1" },
     "backfill-runs": { type: "string", default: "3" },
     months: { type: "string", default: "12" },
+    days: { type: "string", default: "30" },
     ...SCALE_FLAGS,
   },
 });
@@ -557,6 +560,17 @@ if (want("scale")) {
   } finally {
     await emulators.stop();
   }
+}
+
+if (want("days")) {
+  const days = quick ? 7 : Number(values.days);
+  if (!Number.isInteger(days) || days < 1) throw new Error("--days: a whole number of at least 1");
+  log(`a month of days: storytrail demo on ${days} consecutive days into one folder …`);
+  const { benchDemoDays } = await import("./demo-days");
+  const r = await benchDemoDays(days, log);
+  results.days = r.results;
+  print(r.text);
+  if (!r.ok) process.exitCode = 1;
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;

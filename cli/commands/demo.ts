@@ -98,6 +98,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     { writeReport },
     { restoreQueues, saveQueues },
     { archiveLocalRun, archiveSummary },
+    { DemoWebHistoryError, demoWebFirstDay },
   ] = await Promise.all([
     import("../../infra/local/demo-web/server"),
     import("../../infra/local/emulators"),
@@ -107,11 +108,19 @@ async function demo(opts: DemoOptions): Promise<void> {
     import("./report"),
     import("../../infra/local/queue-persistence"),
     import("../../infra/local/archive-run"),
+    import("../../infra/local/demo-web/web-history"),
   ]);
+  let firstDay: string;
+  try {
+    // The web a folder's earlier runs met, grown by the days since (one site over consecutive days).
+    firstDay = demoWebFirstDay(dataDir, anchor.toISOString().slice(0, 10));
+  } catch (err) {
+    throw err instanceof DemoWebHistoryError ? new InputError(err.message) : err;
+  }
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const started = Date.now();
-  const web = await startDemoWeb({ port, anchor });
+  const web = await startDemoWeb({ port, anchor, firstDay });
   log(
     `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
   );
@@ -161,13 +170,18 @@ async function demo(opts: DemoOptions): Promise<void> {
     const { tables } = runtime.resources;
     const source = new DynamoDatasetReader(runtime.clients.doc, tables);
     const { dataset, data } = await writeReport(source, reportFile);
+    // For machines: the hot tables' sizes after the run (what a run over many days watches).
+    const tableItems: Record<string, number> = {};
+    if (opts.json)
+      for (const t of Object.keys(tables) as (keyof typeof tables)[])
+        tableItems[t] = (await runtime.items(t)).length;
     await runtime.close();
     const multi = dataset.stories.filter((s) => s.outlet_count > 1);
     const outlets = web.outlets.length;
     const summary = `demo: served ${outlets} outlets (a wire service and ${outlets - 1} papers, ${web.requests()} requests); claimed ${counts.claimed} URLs: ${counts.articles} fetched as ${counts.distinct_articles} articles, ${counts.failed} failed ${JSON.stringify(counts.failure_reasons)}; ${dataset.stories.length} stories, ${multi.length} carried by 2+ outlets; ${((Date.now() - started) / 1000).toFixed(1)} s`;
     if (opts.json) {
       process.stdout.write(
-        `${JSON.stringify({ summary, outlets, counts, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
+        `${JSON.stringify({ summary, outlets, web: web.days, counts, table_items: tableItems, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
       );
     } else {
       const lines = [

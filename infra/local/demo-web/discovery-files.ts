@@ -6,6 +6,8 @@ export interface Listing {
   readonly headline: string;
   /** ISO instant. */
   readonly published: string;
+  /** ISO instant of the last revision, when the page has changed since it was published. */
+  readonly lastmod?: string;
   readonly summary?: string;
 }
 
@@ -14,7 +16,7 @@ const SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 
 export function sitemap(items: readonly Listing[]): string {
   return `${XML}<urlset ${SITEMAP_NS}>
-${items.map((i) => `<url><loc>${escapeHtml(i.url)}</loc><lastmod>${i.published}</lastmod></url>`).join("\n")}
+${items.map((i) => `<url><loc>${escapeHtml(i.url)}</loc><lastmod>${i.lastmod ?? i.published}</lastmod></url>`).join("\n")}
 </urlset>`;
 }
 
@@ -24,7 +26,7 @@ ${items
   .map(
     (
       i,
-    ) => `<url><loc>${escapeHtml(i.url)}</loc><news:news><news:publication><news:name>${escapeHtml(publication)}</news:name><news:language>en</news:language></news:publication>
+    ) => `<url><loc>${escapeHtml(i.url)}</loc>${i.lastmod ? `<lastmod>${i.lastmod}</lastmod>` : ""}<news:news><news:publication><news:name>${escapeHtml(publication)}</news:name><news:language>en</news:language></news:publication>
 <news:publication_date>${i.published}</news:publication_date><news:title>${escapeHtml(i.headline)}</news:title></news:news></url>`,
   )
   .join("\n")}
@@ -51,14 +53,14 @@ ${items
 export function atom(publication: string, home: string, items: readonly Listing[]): string {
   const updated =
     items
-      .map((i) => i.published)
+      .map((i) => i.lastmod ?? i.published)
       .sort()
       .at(-1) ?? "2026-01-01T00:00:00Z";
   return `${XML}<feed xmlns="http://www.w3.org/2005/Atom"><title>${escapeHtml(publication)}</title><id>${escapeHtml(home)}</id><updated>${updated}</updated><link href="${escapeHtml(home)}"/>
 ${items
   .map(
     (i) =>
-      `<entry><title>${escapeHtml(i.headline)}</title><id>${escapeHtml(i.url)}</id><link rel="alternate" href="${escapeHtml(i.url)}"/><published>${i.published}</published><updated>${i.published}</updated></entry>`,
+      `<entry><title>${escapeHtml(i.headline)}</title><id>${escapeHtml(i.url)}</id><link rel="alternate" href="${escapeHtml(i.url)}"/><published>${i.published}</published><updated>${i.lastmod ?? i.published}</updated></entry>`,
   )
   .join("\n")}
 </feed>`;

@@ -17,6 +17,9 @@ export interface PageContent {
   readonly author: string;
   /** false marks the page paywalled (schema.org isAccessibleForFree). */
   readonly free?: boolean;
+  /** ISO instant of the page's last revision: the publisher's own update markup (dateModified,
+   * article:modified_time, a `<time class="updated">`), as CMSs write it on every republish. */
+  readonly modified?: string;
 }
 
 export function escapeHtml(s: string): string {
@@ -38,6 +41,7 @@ function jsonLd(c: PageContent): string {
     "@type": "NewsArticle",
     headline: c.headline,
     datePublished: c.published,
+    ...(c.modified ? { dateModified: c.modified } : {}),
     articleSection: c.section,
     inLanguage: "en",
     author: { "@type": "Person", name: c.author },
@@ -86,7 +90,7 @@ ${footer(c)}</body></html>`;
 <div class="page" itemscope itemtype="https://schema.org/NewsArticle">
 <h1 itemprop="headline">${escapeHtml(c.headline)}</h1>
 <div class="meta">By <span itemprop="author">${escapeHtml(c.author)}</span> ·
-<meta itemprop="datePublished" content="${withOffset(c.published, 1)}">${withOffset(c.published, 1).slice(0, 10)}</div>
+<meta itemprop="datePublished" content="${withOffset(c.published, 1)}">${withOffset(c.published, 1).slice(0, 10)}${c.modified ? `\n<meta itemprop="dateModified" content="${withOffset(c.modified, 1)}">` : ""}</div>
 <div itemprop="articleBody">
 ${paras(c)}
 </div></div>
@@ -97,7 +101,7 @@ ${footer(c)}</body></html>`;
         c,
         `<meta property="og:title" content="${escapeHtml(c.headline)}">
 <meta property="og:type" content="article">
-<meta property="article:published_time" content="${withOffset(c.published, -5)}">
+<meta property="article:published_time" content="${withOffset(c.published, -5)}">${c.modified ? `\n<meta property="article:modified_time" content="${withOffset(c.modified, -5)}">` : ""}
 <meta property="article:section" content="${escapeHtml(c.section)}">
 <meta name="author" content="${escapeHtml(c.author)}">`,
       )}
@@ -114,7 +118,7 @@ ${footer(c)}</body></html>`;
 <body>${nav(c, ["Home", "Business", "Tech"])}
 <section class="content"><article class="post">
 <header><h1>${escapeHtml(c.headline)}</h1>
-<p>${escapeHtml(c.author)} — <time datetime="${c.published}">${c.published.slice(0, 10)}</time></p></header>
+<p>${escapeHtml(c.author)} — <time datetime="${c.published}">${c.published.slice(0, 10)}</time>${c.modified ? ` · Updated <time class="updated" datetime="${c.modified}">${c.modified.slice(0, 10)}</time>` : ""}</p></header>
 <div class="post-body">
 ${paras(c)}
 </div></article></section>

@@ -4,7 +4,7 @@
  */
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildNewsWeb, type ExpectedStory } from "./news-web";
+import { buildNewsWeb, type NewsWeb } from "./news-web";
 import { OUTLETS, WIRE } from "./outlets";
 
 export interface DemoWebOutlet {
@@ -16,9 +16,12 @@ export interface DemoWebOutlet {
 export interface DemoWeb {
   /** The wire service first, then the nine outlets. */
   readonly outlets: readonly DemoWebOutlet[];
-  readonly sources: { sources: Record<string, unknown>[] };
-  readonly syndicated: readonly ExpectedStory[];
-  readonly failures: Readonly<Record<string, number>>;
+  readonly sources: NewsWeb["sources"];
+  readonly syndicated: NewsWeb["syndicated"];
+  readonly developing: NewsWeb["developing"];
+  readonly revisions: NewsWeb["revisions"];
+  readonly failures: NewsWeb["failures"];
+  readonly days: NewsWeb["days"];
   /** Requests served, all hosts together. */
   requests(): number;
   close(): Promise<void>;
@@ -27,8 +30,11 @@ export interface DemoWeb {
 export interface DemoWebOptions {
   /** Port for every host; 0 (the default) lets the first host pick a free one. */
   readonly port?: number;
-  /** The demo web's clock: every article is published in the 22 hours before it. */
+  /** The demo web's clock: the day's articles are published in the 22 hours before it, each earlier
+   * day's in the 22 hours before the same time that day. */
   readonly anchor: Date;
+  /** The first day (YYYY-MM-DD) the web has published on; default: the anchor's day. */
+  readonly firstDay?: string;
 }
 
 function listen(host: string, port: number, handler: RequestListener): Promise<Server> {
@@ -43,7 +49,7 @@ export async function startDemoWeb(opts: DemoWebOptions): Promise<DemoWeb> {
   const specs = [WIRE, ...OUTLETS];
   let requests = 0;
   const failedOnce = new Set<string>();
-  let web: ReturnType<typeof buildNewsWeb> | undefined;
+  let web: NewsWeb | undefined;
   const handler =
     (id: string): RequestListener =>
     (req, res) => {
@@ -80,12 +86,15 @@ export async function startDemoWeb(opts: DemoWebOptions): Promise<DemoWeb> {
   }
   const port = (servers[0]!.address() as AddressInfo).port;
   const origins = new Map(specs.map((o) => [o.id, `http://127.0.0.${o.octet}:${port}`]));
-  web = buildNewsWeb(origins, opts.anchor);
+  web = buildNewsWeb(origins, opts.anchor, opts.firstDay ? { firstDay: opts.firstDay } : {});
   return {
     outlets: specs.map((o) => ({ id: o.id, publication: o.publication, origin: origins.get(o.id)! })),
     sources: web.sources,
     syndicated: web.syndicated,
+    developing: web.developing,
+    revisions: web.revisions,
     failures: web.failures,
+    days: web.days,
     requests: () => requests,
     close: async () => {
       await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));

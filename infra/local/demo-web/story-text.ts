@@ -103,6 +103,8 @@ const TOPICS: readonly Topic[] = [
       "{org} unveils {thing} in {city}",
       "{org} bets on {thing} as sales slow",
       "Shares in {org} jump after plan for {thing}",
+      "{org} to hire {jobs} for {thing}",
+      "{org} shares rise {pct} percent on {thing}",
     ],
     effects: ["lift quarterly profit", "cut operating costs", "raise output", "reduce debt"],
   },
@@ -126,6 +128,8 @@ const TOPICS: readonly Topic[] = [
       "{city} approves {thing}",
       "{city} residents split over {thing}",
       "Work to start on {thing} in {city}",
+      "{city} sets aside {money} million for {thing}",
+      "{sample2} sign petition over {thing} in {city}",
     ],
     effects: ["cut commuting times", "lower emissions", "ease housing pressure", "reduce flood damage"],
   },
@@ -149,6 +153,8 @@ const TOPICS: readonly Topic[] = [
       "Researchers in {city} launch {thing}",
       "{org} reports early results from {thing}",
       "Scientists hail {thing} as a breakthrough",
+      "{org} puts {money} million into {thing}",
+      "Study of {sample} sites backs {thing}",
     ],
     effects: ["improve crop forecasts", "protect fragile reefs", "shorten outbreaks", "track pollution"],
   },
@@ -168,7 +174,13 @@ const TOPICS: readonly Topic[] = [
       "a women's professional league",
       "a ban on a training drug",
     ],
-    headlines: ["{city} backs {thing}", "{org} votes for {thing}", "Fans react to {thing}"],
+    headlines: [
+      "{city} backs {thing}",
+      "{org} votes for {thing}",
+      "Fans react to {thing}",
+      "{city} puts {money} million behind {thing}",
+      "{org} backs {thing} by {members} votes",
+    ],
     effects: ["fill stadiums", "level the competition", "bring in visitors", "protect young athletes"],
   },
   {
@@ -191,6 +203,8 @@ const TOPICS: readonly Topic[] = [
       "Talks in {city} end with {thing}",
       "{org} agrees {thing}",
       "Leaders meet in {city} to discuss {thing}",
+      "{org} signs {thing} after {months} months of talks",
+      "{members} delegations in {city} back {thing}",
     ],
     effects: ["ease tensions", "stabilise prices", "speed up deliveries", "protect fish stocks"],
   },
@@ -293,4 +307,18 @@ export function editForOutlet(story: StoryText, rng: Prng, outlet: string): Edit
   if (rng.next() < 0.3)
     paragraphs.unshift(`${outlet} readers have followed this story closely since it broke earlier today.`);
   return { headline: rng.pick(headlines), paragraphs };
+}
+
+/**
+ * A developing story's follow-up at a new URL, a day or two later: the wire's text again under a new
+ * headline, after a new lead paragraph. Every sentence of the original is kept (its shingles are
+ * contained in the follow-up), so dedup joins it to the original's story.
+ */
+export function followUp(story: StoryText, rng: Prng, nth: number): StoryText {
+  const headline = nth === 1 ? `${story.headline}: the day after` : `${story.headline}: where things stand`;
+  const lead = rng.pick([
+    `Reactions continued to come in on ${rng.pick(DAYS)} after the announcement first reported by Continental Wire.`,
+    `More details emerged on ${rng.pick(DAYS)}, ${nth} day${nth === 1 ? "" : "s"} after the plan was first made public.`,
+  ]);
+  return { ...story, headline, paragraphs: [lead, ...story.paragraphs] };
 }

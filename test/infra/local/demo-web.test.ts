@@ -1,6 +1,8 @@
 /**
  * The demo web on its own (no crawl): the same clock serves the same bytes, the hosts answer over
- * real HTTP with their own templates and announcements, and nothing is published after the clock.
+ * real HTTP with their own templates and announcements, nothing is published after the clock, and
+ * over days it publishes new stories, develops some, revises pages at their URLs and lists each day
+ * within its listings' windows.
  */
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +31,82 @@ describe("demo web", () => {
     expect(a.syndicated.map((s) => s.urls.length)).toEqual([10, 7, 5, 4, 3]);
     const later = buildNewsWeb(origins, new Date(anchor.getTime() + 86_400_000));
     expect(flat(later)).not.toEqual(flat(a));
+    // A day's content is the seed's and the day's: the same whichever day the web started on.
+    const fromEarlier = buildNewsWeb(origins, anchor, { firstDay: "2026-11-28" });
+    expect(fromEarlier.syndicated.filter((s) => s.day === "2026-12-02").map((s) => s.headline)).toEqual(
+      a.syndicated.map((s) => s.headline),
+    );
+  });
+
+  it("publishes new stories every day, develops one over three days and revises the day before's pages", async () => {
+    const days = ["2026-12-02", "2026-12-03", "2026-12-04"];
+    const webs = days.map((_, i) =>
+      buildNewsWeb(origins, new Date(anchor.getTime() + i * 86_400_000), { firstDay: days[0]! }),
+    );
+    const last = webs[2]!;
+    expect(last.days).toEqual({ first: "2026-12-02", last: "2026-12-04" });
+    // New headlines every day.
+    const headlines = days.map(
+      (d) => new Set(last.syndicated.filter((s) => s.day === d).map((s) => s.headline)),
+    );
+    expect(days.map((d) => last.syndicated.filter((s) => s.day === d).length)).toEqual([5, 5, 5]);
+    expect([...headlines[1]!].some((h) => headlines[0]!.has(h))).toBe(false);
+    expect([...headlines[2]!].some((h) => headlines[1]!.has(h))).toBe(false);
+    // The first day's developing story: followed up at new URLs on both later days, updated at its URL the next.
+    const [dev] = last.developing;
+    expect(dev).toMatchObject({ day: "2026-12-02" });
+    expect(dev!.followUps.map((f) => f.day)).toEqual(["2026-12-03", "2026-12-04"]);
+    expect(dev!.updates).toEqual([{ url: dev!.urls[0], day: "2026-12-03" }]);
+    expect(dev!.followUps.every((f) => !dev!.urls.includes(f.url))).toBe(true);
+    const wire = last.routes.get("continental-wire")!;
+    const page = (url: string) => String(wire.get(new URL(url).pathname)!.body);
+    const words = (html: string) => new Set(html.match(/<p>[^<]*<\/p>/g));
+    const original = words(page(dev!.urls[0]!));
+    const followUp = words(page(dev!.followUps[0]!.url));
+    expect([...original].filter((p) => !followUp.has(p))).toEqual(
+      [...original].filter((p) => p.startsWith("<p>Update:")),
+    );
+    // Each later day revises five of the day before's pages (one of each kind) and updates the developing story.
+    expect(last.revisions.map((r) => `${r.day} ${r.kind}`)).toEqual(
+      ["2026-12-03", "2026-12-04"].flatMap((d) =>
+        ["headline", "paragraph", "correction", "figure", "republish", "update"].map((k) => `${d} ${k}`),
+      ),
+    );
+    const before = webs[0]!;
+    for (const r of last.revisions.filter((x) => x.day === "2026-12-03")) {
+      const id = [WIRE, ...OUTLETS].find((o) => r.url.includes(`127.0.0.${o.octet}:`))!.id;
+      const path = new URL(r.url).pathname;
+      const [was, now] = [before, webs[1]!].map((w) => String(w.routes.get(id)!.get(path)!.body));
+      const text = (html: string) => (html.match(/<p>[^<]*<\/p>|<h1[^>]*>[^<]*<\/h1>/g) ?? []).join("\n");
+      if (r.kind === "republish") expect(text(now!)).toBe(text(was!));
+      else expect(text(now!)).not.toBe(text(was!));
+      if (r.kind === "figure") expect(r.change).toMatch(/^\d+ percent → \d+ percent$|^\d+ → \d+$/);
+      if (r.kind === "headline") expect(now).toContain(`>${r.change}</h1>`);
+      if (r.kind === "correction") expect(r.change).toMatch(/^Correction: /);
+      // The publisher's own update markup, and the new lastmod, on every revised page.
+      expect(now).toMatch(/dateModified|article:modified_time|class="updated"/);
+      expect(was).not.toMatch(/dateModified|article:modified_time|class="updated"/);
+      // Its lastmod: after the day before's crawl (its clock), by this day's.
+      expect(Date.parse(r.at)).toBeGreaterThan(anchor.getTime());
+      expect(Date.parse(r.at)).toBeLessThanOrEqual(anchor.getTime() + 86_400_000);
+    }
+    // Listings by their windows: news sitemaps three days, feeds two, plain sitemaps the week; old pages answer.
+    const fifth = buildNewsWeb(origins, new Date(anchor.getTime() + 4 * 86_400_000), { firstDay: days[0]! });
+    const wireMaps = fifth.routes.get("continental-wire")!;
+    const listed = (path: string) =>
+      String(wireMaps.get(path)!.body).match(/\/wire\/\d{4}\/\d\d\/\d\d\//g) ?? [];
+    const dayOf = (p: string) => p.slice(6, 16).replace(/\//g, "-");
+    const wirePublished = fifth.syndicated.filter((s) => s.day === "2026-12-02").map((s) => s.urls[0]!);
+    expect(new Set(listed("/sitemap.xml").map(dayOf)).has(dayOf(new URL(wirePublished[0]!).pathname))).toBe(
+      true,
+    );
+    expect(listed("/news-sitemap.xml").every((p) => dayOf(p) >= "2026-12-03")).toBe(true);
+    expect(wireMaps.get(new URL(wirePublished[0]!).pathname)?.status).toBe(200);
+    const atomFeed = String(fifth.routes.get("lakeshore-post")!.get("/atom.xml")!.body);
+    const lakeshoreOld = fifth.syndicated.find(
+      (s) => s.day === "2026-12-02" && s.urls.some((u) => u.includes(".13:")),
+    );
+    expect(atomFeed).not.toContain(lakeshoreOld!.urls.find((u) => u.includes(".13:")));
   });
 
   it("serves a wire service and nine outlets on their own hosts, each announcing its articles its own way", async () => {

@@ -1,0 +1,304 @@
+/**
+ * A month of days (issue 40 Must have 6): `storytrail demo --at DAY` on N consecutive days into one
+ * data dir, the CLI itself as a child process each day (as a daily schedule runs it: a fresh process,
+ * the emulators started on the folder's state). After each day it records what the run found and
+ * what the folder holds, and checks the demo web's plan (infra/local/demo-web/news-web.ts) against
+ * the stories: each developing story is one story (its follow-ups at new URLs and its update at the
+ * same URL join it), each page revised that day was fetched again, and no two planned stories merged.
+ * The invariants that need the archive and TTLs are hook points (LifecycleHooks) the integrator fills.
+ * `npm run bench -- --only days --days 30`; test/bench/demo-days.test.ts runs 3 days.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildNewsWeb, type NewsWeb } from "../infra/local/demo-web/news-web";
+import { OUTLETS, WIRE } from "../infra/local/demo-web/outlets";
+import type { StoryRow } from "../shared/export/dataset";
+import { median } from "../shared/stats/median";
+import { formatTable, sig } from "./table";
+
+const DAY_MS = 86_400_000;
+const repo = resolve(import.meta.dirname, "..");
+
+/** What a hook found: `checked: false` until the part it needs is built. */
+export interface HookVerdict {
+  readonly checked: boolean;
+  readonly problems: readonly string[];
+  readonly note?: string;
+}
+
+/**
+ * The invariants that need the archive and TTL expiry (issue 40 Must haves 1 and 3, built apart):
+ * called after each day's run with the run's folder (its emulators stopped) and the day (YYYY-MM-DD).
+ */
+export interface LifecycleHooks {
+  /** The hot tables hold only the window: no Articles item nor Clusters member or outlet item older
+   * than the hot window, no Frontier or Fingerprints item past its TTL, once its archive is current. */
+  hotTablesHoldOnlyTheWindow(dataDir: string, day: string): Promise<HookVerdict>;
+  /** The archive under DIR/dataset/ holds every article stored so far exactly once: its article rows
+   * (over all `dt=` partitions) are `articleIds`, none twice. */
+  archiveHoldsEachArticleOnce(
+    dataDir: string,
+    day: string,
+    articleIds: ReadonlySet<string>,
+  ): Promise<HookVerdict>;
+}
+
+const NOT_BUILT_YET = (what: string) => async (): Promise<HookVerdict> => ({
+  checked: false,
+  problems: [],
+  note: `${what}: not in this build yet (the integrator fills this hook in)`,
+});
+
+/** The hooks as this branch has them: placeholders until the archive and TTL emulation are merged. */
+const LIFECYCLE_HOOKS: LifecycleHooks = {
+  hotTablesHoldOnlyTheWindow: NOT_BUILT_YET("TTL expiry of the hot tables"),
+  archiveHoldsEachArticleOnce: NOT_BUILT_YET("the archive"),
+};
+
+export interface DemoDaysOptions {
+  readonly days: number;
+  /** The first day's `--at` (an ISO instant); each next day's is 24 h later, at the same time of day. */
+  readonly start: string;
+  readonly dataDir: string;
+  /** The demo web's port, the same every day (the URLs stay the same); freeDemoPort() finds one. */
+  readonly port: number;
+  readonly hooks?: LifecycleHooks;
+  readonly log?: (line: string) => void;
+}
+
+export interface DayResult {
+  readonly day: string;
+  /** The child's wall time: the whole `storytrail demo` run, emulators and report included. */
+  readonly seconds: number;
+  readonly claimed: number;
+  readonly failed: number;
+  /** Live stories in the hot tables after the run, and how many of them are new today. */
+  readonly stories: number;
+  readonly newStories: number;
+  /** Items in the Articles table after the run. */
+  readonly articles: number;
+  /** Items per table after the run (the hot tables' sizes). */
+  readonly tables: Readonly<Record<string, number>>;
+  /** Every article id seen in the stories so far (what the archive must hold once each). */
+  readonly articlesSoFar: number;
+  /** The plan's checks that failed today (empty when the day holds). */
+  readonly problems: readonly string[];
+  readonly hooks: Readonly<Record<keyof LifecycleHooks, HookVerdict>>;
+}
+
+/** Discovery's count per source (shared/crawl/discover-run.ts SourceRunSummary, as the JSON has it). */
+interface SourceCounts {
+  source_id: string;
+  updated: number;
+}
+
+interface DemoJson {
+  counts: { claimed: number; failed: number };
+  sources: SourceCounts[];
+  table_items: Record<string, number>;
+  web: { first: string; last: string };
+  stories: StoryRow[];
+}
+
+/** A port free on the demo web's first host (127.0.0.10); every day's run uses it. */
+export function freeDemoPort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer().listen(0, "127.0.0.10", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+    s.on("error", fail);
+  });
+}
+
+/** `storytrail demo --json` in a child process; its JSON and its wall time. */
+function runDemo(args: readonly string[]): Promise<{ json: DemoJson; seconds: number }> {
+  const started = performance.now();
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [join(repo, "bin/storytrail.js"), "demo", ...args, "--json"], {
+      cwd: repo,
+      // The CLI's own log level (the bench runs its handlers at INFO): stdout is the JSON alone.
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: "WARN" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString();
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      err += b.toString();
+    });
+    child.on("error", fail);
+    child.on("close", (code) => {
+      if (code !== 0)
+        fail(new Error(`storytrail demo ${args.join(" ")} exited ${code}:\n${err.slice(-2000)}`));
+      else ok({ json: JSON.parse(out) as DemoJson, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/** The plan's checks on one day's run: its stories and discovery's counts (the web as it stood that day). */
+function checkPlan(web: NewsWeb, stories: readonly StoryRow[], sources: readonly SourceCounts[]): string[] {
+  const problems: string[] = [];
+  const copies = new Map<string, { story: string }>();
+  for (const s of stories)
+    for (const o of s.outlets) for (const c of o.copies) copies.set(c.url, { story: s.story_id });
+  const today = web.days.last;
+  const recent = (day: string) =>
+    Date.parse(`${today}T00:00:00Z`) - Date.parse(`${day}T00:00:00Z`) < 3 * DAY_MS;
+  const storyOf = new Map<string, string>();
+  for (const d of web.developing.filter((x) => recent(x.day))) {
+    const urls = [...d.urls, ...d.followUps.map((f) => f.url)];
+    const missing = urls.filter((u) => !copies.has(u));
+    if (missing.length > 0)
+      problems.push(`developing "${d.headline}" (${d.day}): not stored: ${missing.join(" ")}`);
+    const ids = new Set(urls.flatMap((u) => copies.get(u)?.story ?? []));
+    if (ids.size > 1)
+      problems.push(`developing "${d.headline}" (${d.day}) is ${ids.size} stories: ${[...ids].join(" ")}`);
+    for (const id of ids) storyOf.set(id, d.headline);
+  }
+  // The day's syndicated stories: each one story of its own (none merged with another planned one).
+  const todays = web.syndicated.filter((s) => s.day === today);
+  const ids = todays.map((s) => copies.get(s.urls[0]!)?.story);
+  if (new Set(ids).size !== todays.length || ids.includes(undefined))
+    problems.push(`the day's ${todays.length} syndicated stories are ${new Set(ids).size} stories`);
+  // …and each holds every outlet's copy (the wire's and the pick-ups').
+  for (const s of todays) {
+    const apart = s.urls.filter((u) => copies.get(u)?.story !== copies.get(s.urls[0]!)?.story);
+    if (apart.length > 0)
+      problems.push(`"${s.headline}" (${s.day}): copies outside its story: ${apart.join(" ")}`);
+  }
+  // Every page changed today at its URL is claimed again (its lastmod moved), and no other known URL
+  // is: discovery's `updated` per outlet is the day's revisions there. Meadowbrook re-lists its broken
+  // pages every day with the day's lastmod (5 more once the folder has a day before).
+  const hostOf = (url: string) => new URL(url).host;
+  for (const source of web.sources.sources) {
+    const id = String(source.id);
+    const host = hostOf(String(source.homepage));
+    const revised = web.revisions.filter((r) => r.day === today && hostOf(r.url) === host).length;
+    const expected = revised + (id === "meadowbrook-observer" && web.days.first < today ? 5 : 0);
+    const updated = sources.find((s) => s.source_id === id)?.updated ?? 0;
+    if (updated !== expected)
+      problems.push(`${id}: ${updated} URLs claimed again, the plan changed ${expected}`);
+  }
+  return problems;
+}
+
+export async function runDemoDays(opts: DemoDaysOptions): Promise<DayResult[]> {
+  const hooks = opts.hooks ?? LIFECYCLE_HOOKS;
+  const origins = new Map([WIRE, ...OUTLETS].map((o) => [o.id, `http://127.0.0.${o.octet}:${opts.port}`]));
+  const rows: DayResult[] = [];
+  const seen = new Set<string>();
+  let before = new Set<string>();
+  for (let i = 0; i < opts.days; i++) {
+    const anchor = new Date(Date.parse(opts.start) + i * DAY_MS);
+    const at = anchor.toISOString();
+    const { json, seconds } = await runDemo([
+      "--data-dir",
+      opts.dataDir,
+      "--at",
+      at,
+      "--port",
+      String(opts.port),
+    ]);
+    const web = buildNewsWeb(origins, anchor, { firstDay: json.web.first });
+    const ids = new Set(json.stories.map((s) => s.story_id));
+    for (const s of json.stories) for (const o of s.outlets) for (const c of o.copies) seen.add(c.article_id);
+    const day = web.days.last;
+    const row: DayResult = {
+      day,
+      seconds,
+      claimed: json.counts.claimed,
+      failed: json.counts.failed,
+      stories: ids.size,
+      newStories: [...ids].filter((id) => !before.has(id)).length,
+      articles: json.table_items.articles ?? 0,
+      tables: json.table_items,
+      articlesSoFar: seen.size,
+      problems: checkPlan(web, json.stories, json.sources),
+      hooks: {
+        hotTablesHoldOnlyTheWindow: await hooks.hotTablesHoldOnlyTheWindow(opts.dataDir, day),
+        archiveHoldsEachArticleOnce: await hooks.archiveHoldsEachArticleOnce(opts.dataDir, day, seen),
+      },
+    };
+    before = ids;
+    rows.push(row);
+    opts.log?.(
+      `day ${i + 1}/${opts.days} ${day}: ${seconds.toFixed(1)} s, ${row.stories} stories (${row.newStories} new), ${row.articles} articles, ${row.claimed} claimed, tables ${JSON.stringify(row.tables)}${row.problems.length ? `; problems: ${row.problems.join("; ")}` : ""}`,
+    );
+  }
+  return rows;
+}
+
+/**
+ * Whether a run's time does not grow with the days: the last days' median within `factor` of the
+ * first days'. The first day is left out (its folder is empty: no revisions or follow-ups to fetch),
+ * so "first days" are days 2-4 and "last days" the last three; needs at least 7 days.
+ */
+function timeGrowth(rows: readonly DayResult[]): { first: number; last: number; ratio: number } | null {
+  if (rows.length < 7) return null;
+  const first = median(rows.slice(1, 4).map((r) => r.seconds));
+  const last = median(rows.slice(-3).map((r) => r.seconds));
+  return { first, last, ratio: last / first };
+}
+
+/** At most this ratio of the last days' median time to the first days' (timeGrowth). The day's work is
+ * the same size every day (24 new stories, 6 revisions, 2 follow-ups); what grows with no TTL is the
+ * report's and the summary's read of the hot tables (~1,500 articles by day 30). */
+const TIME_FACTOR = 1.5;
+
+/** The bench: `days` days from the tests' anchor (a fixed first day: the same web, so the same figures). */
+export async function benchDemoDays(
+  days: number,
+  log: (line: string) => void,
+): Promise<{ text: string; ok: boolean; results: unknown }> {
+  const dir = mkdtempSync(join(tmpdir(), "storytrail-demo-days-"));
+  try {
+    const rows = await runDemoDays({
+      days,
+      start: "2026-12-02T11:00:00Z",
+      dataDir: dir,
+      port: await freeDemoPort(),
+      log,
+    });
+    const growth = timeGrowth(rows);
+    const problems = rows.flatMap((r) => r.problems.map((p) => `${r.day}: ${p}`));
+    // Articles has its own column ("articles"); the other tables follow it.
+    const tables = Object.keys(rows[0]?.tables ?? {}).filter((t) => t !== "articles");
+    const hooks = new Set(
+      rows.flatMap((r) =>
+        Object.values(r.hooks).map((h) =>
+          h.checked ? `${h.problems.length} problem(s)` : (h.note ?? "not checked"),
+        ),
+      ),
+    );
+    const text = [
+      `A month of days: \`storytrail demo --at DAY\` on ${days} consecutive days into one folder (load average ${loadavg()[0]?.toFixed(1)} after)`,
+      formatTable(
+        ["day", "wall s", "claimed", "failed", "stories", "new", "articles", "so far", ...tables],
+        rows.map((r) => [
+          r.day,
+          sig(r.seconds),
+          r.claimed,
+          r.failed,
+          r.stories,
+          r.newStories,
+          r.articles,
+          r.articlesSoFar,
+          ...tables.map((t) => r.tables[t] ?? 0),
+        ]),
+      ),
+      `plan (developing stories one story each, revised pages claimed again and nothing else): ${problems.length === 0 ? "holds every day" : `${problems.length} problem(s):\n  ${problems.join("\n  ")}`}`,
+      `time: ${growth ? `median of the last 3 days ${sig(growth.last)} s, of days 2-4 ${sig(growth.first)} s: ×${growth.ratio.toFixed(2)} (at most ×${TIME_FACTOR}: ${growth.ratio <= TIME_FACTOR ? "holds" : "GROWS"})` : "not compared (needs 7 days)"}`,
+      `hooks (archive, TTL): ${[...hooks].join("; ")}`,
+    ].join("\n");
+    const ok = problems.length === 0 && (!growth || growth.ratio <= TIME_FACTOR);
+    return { text, ok, results: { rows, growth, timeFactor: TIME_FACTOR, problems } };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
