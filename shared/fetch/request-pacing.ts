@@ -13,9 +13,10 @@ import { hostOf } from "../url/canonical-url";
 /** Spaces requests to one host (shared/fetch/crawl-delay.ts gives the interval). */
 export interface Pacer {
   /**
-   * Resolves when a request to `host` may start, and reserves that slot. `minDelayMs` is the source's
-   * own minimum gap (its `min_delay_ms`): it raises the pacer's minimum, never lowers it. `signal`
-   * (the caller's time budget) ends the wait early: the caller then sends nothing.
+   * Resolves when a request to `host` may start, having taken the host: no other request to it is out,
+   * and the last one ended at least an interval ago. `minDelayMs` is the source's own minimum gap (its
+   * `min_delay_ms`): it raises the pacer's minimum, never lowers it. `signal` (the caller's time budget)
+   * ends the wait early: the caller then sends nothing. Each `wait` is followed by one `done`.
    */
   wait(
     host: string,
