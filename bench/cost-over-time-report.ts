@@ -21,6 +21,7 @@ import {
   defaultLifecycleInputs,
   type LifecycleInputs,
   lifecycleDesign,
+  TOPOLOGY_TABLE_CLASSES,
   todaysDesign,
 } from "./lifecycle-designs";
 import { GB } from "./prices";
@@ -95,7 +96,8 @@ export function costOverTimeReport(
   const base = defaultLifecycleInputs(lshRetentionDays);
   const allStandard = lifecycleDesign(obs, { ...base, tableClass: {}, archive: archivePlan });
   const choices = chooseTableClasses(obs, s, allStandard, months, ARTICLES_PER_DAY);
-  const inputs = { ...base, tableClass: Object.fromEntries(choices.map((c) => [c.table, c.chosen])) };
+  // The design priced is the one deployed: the topology's classes; the choices are printed beside it.
+  const inputs = { ...base, tableClass: TOPOLOGY_TABLE_CLASSES };
   const lifecycle = lifecycleDesign(obs, { ...inputs, archive: archivePlan });
   const today = todaysDesign(obs, lshRetentionDays);
   const bill = (d: Design, m: number) => monthlyBill(obs, s, d, m, ARTICLES_PER_DAY);
@@ -147,7 +149,8 @@ export function costOverTimeReport(
         "bill, Standard-IA",
         "IA saves on storage",
         "IA's requests cost more",
-        "chosen",
+        "cheaper",
+        "deployed",
       ],
       choices.map((c) => [
         c.table,
@@ -156,8 +159,9 @@ export function costOverTimeReport(
         usd(c.storageSaved),
         usd(c.requestPremium),
         c.chosen === "STANDARD" ? "Standard" : "Standard-IA",
+        TOPOLOGY_TABLE_CLASSES[c.table] === "STANDARD_INFREQUENT_ACCESS" ? "Standard-IA" : "Standard",
       ]),
-    )}\nStandard-IA ${ia.length > 0 ? `for ${ia.join(", ")}: their storage saving beats the 25 % request premium` : "for no table"}; Standard for the rest, whose reads and writes cost more than their storage.`,
+    )}\nBy this month's bill Standard-IA is cheaper ${ia.length > 0 ? `for ${ia.join(", ")}: their storage saving beats the 25 % request premium` : "for no table"}; the bill above prices the classes the topology deploys (infra/topology-tables.ts).`,
     `Processing a month at ${ARTICLES_PER_DAY.toLocaleString("en")} articles a day (${sig((ARTICLES_PER_DAY * DAYS_PER_MONTH) / 1e6)} M; both designs, every month: the per-million lines without storage)\n${formatTable(
       ["service", "item", "quantity", "unit", "USD a month"],
       processing.map((x) => [x.service, x.item, sig(x.quantity), x.unit, usd(x.usd)]),

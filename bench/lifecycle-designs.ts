@@ -2,6 +2,9 @@
  * The two designs the bill over months compares (bench/cost-over-time.ts), each table's retention,
  * backups and class as an input, and the table class chosen by the numbers.
  */
+
+import { tableNames, topology } from "../infra/topology";
+import { DEFAULT_FRONTIER_RETENTION_DAYS, DEFAULT_HOT_DAYS } from "../shared/config/crawl-settings";
 import type { Observed, Settings } from "./cost-model";
 import {
   type ArchivePlan,
@@ -49,19 +52,26 @@ export interface LifecycleInputs {
   readonly archive: ArchivePlan;
 }
 
-/** Backups only where nothing rebuilds the table: Sources (the configured sources and their discovery
- * state). The derived tables are rebuilt from the archive and a re-crawl; the retention engineer decides. */
-export const DEFAULT_PITR: Readonly<Record<string, boolean>> = { sources: true };
+/** Backups as the topology declares them (infra/topology-tables.ts: each table's reason): on for what
+ * nothing rebuilds, off for Hosts and Buckets. */
+export const DEFAULT_PITR: Readonly<Record<string, boolean>> = Object.fromEntries(
+  tableNames.map((t) => [t, topology.tables[t].backup.pointInTimeRecovery]),
+);
 
-/** The lifecycle's defaults but the archive (measured) and the table classes (chosen by the numbers). */
+/** Table classes as the topology declares them (its comment gives the numbers that chose Standard). */
+export const TOPOLOGY_TABLE_CLASSES: Readonly<Record<string, TableClass>> = Object.fromEntries(
+  tableNames.map((t) => [t, topology.tables[t].tableClass]),
+);
+
+/** The lifecycle's defaults (the settings' and the topology's) but the archive (measured) and the classes. */
 export function defaultLifecycleInputs(
   lshRetentionDays: number,
 ): Omit<LifecycleInputs, "archive" | "tableClass"> {
   return {
-    hotWindowDays: 30,
+    hotWindowDays: DEFAULT_HOT_DAYS,
     archiveLagDays: 1,
     lshRetentionDays,
-    frontierWindowDays: 30,
+    frontierWindowDays: DEFAULT_FRONTIER_RETENTION_DAYS,
     pitr: DEFAULT_PITR,
   };
 }
@@ -86,7 +96,13 @@ export function lifecycleDesign(obs: Observed, i: LifecycleInputs): Design {
       );
     tables[t] = { retention: r, pitr: i.pitr[t] ?? false, tableClass: i.tableClass[t] ?? "STANDARD" };
   }
-  return { label: "lifecycle", tables, clusterSummaries: { kind: "forever" }, archive: i.archive };
+  // A story's summary outlives its members by the LSH retention where that is longer: a fingerprint may still
+  // point at it (shared/archive/, docs/archive.md).
+  const summaries: Retention = {
+    kind: "window",
+    days: Math.max(i.hotWindowDays, i.lshRetentionDays) + i.archiveLagDays,
+  };
+  return { label: "lifecycle", tables, clusterSummaries: summaries, archive: i.archive };
 }
 
 export interface ClassChoice {

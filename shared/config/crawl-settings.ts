@@ -44,7 +44,7 @@ const MAX_RECHECK_HOURS = 48;
 const ascending = (xs: readonly number[]) => xs.every((x, i) => i === 0 || x > (xs[i - 1] as number));
 
 /** Days an archived article stays in the hot tables after its collection (issue 40's default). */
-const DEFAULT_HOT_DAYS = 30;
+export const DEFAULT_HOT_DAYS = 30;
 
 export const crawlSettingsSchema = z.object({
   STORYTRAIL_USER_AGENT: z._default(z.string(), DEFAULT_USER_AGENT),

@@ -6,7 +6,7 @@ import {
   monthlyBill,
   summarize,
 } from "../../bench/cost-over-time";
-import { lifecycleDesign, todaysDesign } from "../../bench/lifecycle-designs";
+import { DEFAULT_PITR, lifecycleDesign, todaysDesign } from "../../bench/lifecycle-designs";
 import { GB, PRICES, TB } from "../../bench/prices";
 import { costSettings } from "../support/cost-fixtures";
 import { lifecycleInputs, lifecycleObservation } from "../support/lifecycle-fixtures";
@@ -62,7 +62,7 @@ describe("the monthly bill", () => {
     expect(archiveGb(12)).toBeGreaterThan(archiveGb(4));
   });
 
-  it("prices PITR at its price times the table's size, on every table today and on Sources alone in the lifecycle", () => {
+  it("prices PITR at its price times the table's size, on every table today and on the topology's in the lifecycle", () => {
     for (const month of [1, 12]) {
       const lines = bill(today, month);
       for (const t of Object.keys(observed.tables)) {
@@ -75,14 +75,26 @@ describe("the monthly bill", () => {
       }
     }
     const backups = bill(lifecycle, 12).filter((l) => l.category === "backups");
-    expect(backups.map((l) => l.item)).toEqual(["sources PITR (the table's size)"]);
+    // infra/topology-tables.ts: on where nothing rebuilds the table, off for Hosts and Buckets.
+    const declared = Object.entries(DEFAULT_PITR).filter(([, on]) => on);
+    expect(declared.map(([t]) => t).sort()).toEqual([
+      "articles",
+      "clusters",
+      "fingerprints",
+      "frontier",
+      "sources",
+    ]);
+    expect(backups.map((l) => l.item).sort()).toEqual(
+      declared.map(([t]) => `${t} PITR (the table's size)`).sort(),
+    );
   });
 
-  it("splits Clusters: story summaries kept, members and outlets for the hot window", () => {
+  it("splits Clusters: story summaries for the longer of the hot window and the LSH retention, members and outlets for the hot window", () => {
     const lines = bill(lifecycle, 12);
     const summary = lines.find((l) => l.item.startsWith("clusters summary items"))!;
     const members = lines.find((l) => l.item.startsWith("clusters member and outlet items"))!;
-    expect(summary.quantity).toBeCloseTo((400 * PER_DAY * 11.5 * DAYS_PER_MONTH) / GB);
+    // The fixture's LSH retention, 90 days, is the longer: 90 + the archive's one day.
+    expect(summary.quantity).toBeCloseTo((400 * PER_DAY * 91) / GB);
     expect(members.quantity).toBeCloseTo((700 * PER_DAY * 31) / GB);
     const { clusterSummaryBytes: _, ...unmeasured } = observed;
     expect(() => monthlyBill(unmeasured, settings, lifecycle, 1, PER_DAY)).toThrow(/clusterSummaryBytes/);

@@ -16,18 +16,20 @@ describe("the designs compared", () => {
     expect(d.archive).toBeUndefined();
   });
 
-  it("the lifecycle: each window an input, the hot window counted from the archive's day, PITR on Sources by default", () => {
+  it("the lifecycle: each window an input, the hot window counted from the archive's day, PITR as the topology declares it", () => {
     const d = lifecycleDesign(observed, lifecycleInputs({ frontierWindowDays: 45, hotWindowDays: 14 }));
     expect(d.tables.frontier!.retention).toEqual({ kind: "window", days: 45 });
     expect(d.tables.articles!.retention).toEqual({ kind: "window", days: 15 });
     expect(d.tables.clusters!.retention).toEqual({ kind: "window", days: 15 });
-    expect(d.clusterSummaries).toEqual({ kind: "forever" });
+    // A summary stays while a fingerprint may point at it: the LSH retention (90 here) + the archive's day.
+    expect(d.clusterSummaries).toEqual({ kind: "window", days: 91 });
     expect(d.tables.fingerprints!.retention).toEqual({ kind: "window", days: 90 });
     expect(
       Object.entries(d.tables)
         .filter(([, t]) => t.pitr)
-        .map(([name]) => name),
-    ).toEqual(["sources"]);
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(["articles", "clusters", "fingerprints", "frontier", "sources"]);
     const withBackups = lifecycleDesign(
       observed,
       lifecycleInputs({ pitr: { sources: true, articles: true } }),
