@@ -49,7 +49,7 @@ describe("the template at 10 and at 100,000 sources", () => {
     const large = synth(100_000);
     expect(large.types.length).toBe(small.types.length);
     expect([...large.types].sort()).toEqual([...small.types].sort());
-    expect(large.types.filter((t) => t === "AWS::Scheduler::Schedule")).toHaveLength(2); // dispatch tick, quality
+    expect(large.types.filter((t) => t === "AWS::Scheduler::Schedule")).toHaveLength(3); // dispatch tick, quality, archive
     expect(large.bytes).toBe(small.bytes);
     expect(large.bytes).toBeLessThan(500_000);
     // The file was read and validated, and the synth says what to run instead of deploying it.
