@@ -1,7 +1,8 @@
 /**
- * DedupStore on DynamoDB: per article, one item in the Fingerprints table (fingerprint-item.ts), the
- * fingerprint (~1.7 KB) written once by the article's claim, which names the cluster it went to; LSH
- * buckets in the Buckets table (one item per band per article, partition key = band hash), and clusters
+ * DedupStore on DynamoDB: per article, one item in the Fingerprints table (fingerprint-item.ts,
+ * fingerprints-table.ts), the fingerprint (~1.7 KB) written once by the article's claim, which names the
+ * cluster it went to; LSH buckets in the Buckets table (lsh-buckets-table.ts: one item per band per
+ * article, partition key = band hash), and clusters
  * in the Clusters table (summary, member and outlet items). No story state per article (DedupStore
  * StoryStates): an article's story is its claim's cluster followed through merged_into, and a redelivery
  * re-runs the clusterer's idempotent steps. Reads that decide a write are strongly consistent; version
