@@ -39,6 +39,7 @@ export function registerRefileLsh(program: Command): void {
         scan,
         refile,
         settings,
+        { clockFrom },
       ] = await Promise.all([
         import("../../infra/local/resources"),
         import("../../infra/local/emulators"),
@@ -47,8 +48,12 @@ export function registerRefileLsh(program: Command): void {
         import("../../shared/aws/fingerprints-scan"),
         import("../../shared/dedup/refile-buckets"),
         import("../../shared/config/crawl-settings"),
+        import("../../shared/config/clock"),
       ]);
-      const retention = settings.crawlSettings(process.env).STORYTRAIL_LSH_RETENTION_DAYS;
+      const crawl = settings.crawlSettings(process.env);
+      const retention = crawl.STORYTRAIL_LSH_RETENTION_DAYS;
+      // The functions' clock (STORYTRAIL_NOW for a replayed run), which the entries' expiry is read against.
+      const clock = clockFrom(crawl.STORYTRAIL_NOW);
       const days = opts.days === undefined ? retention : Number(opts.days);
       if (!(Number.isFinite(days) && days > 0))
         throw new InputError(`--days must be a positive number (got ${opts.days})`);
@@ -69,13 +74,15 @@ export function registerRefileLsh(program: Command): void {
           buckets: opts.bucketsTable ?? local.table("buckets"),
           clusters: local.table("clusters"), // not touched: re-filing writes bucket entries only
         };
-        const dedup = new store.DynamoDedupStore(clients.doc, tables, { lshRetentionDays: retention });
+        const dedup = new store.DynamoDedupStore(clients.doc, tables, {
+          lshRetentionDays: retention,
+          nowMs: () => clock().getTime(),
+        });
+        const now = clock();
         const result = await refile.refileBuckets(
           scan.scanFingerprints(clients.doc, tables.fingerprints),
           dedup,
-          {
-            since: new Date(Date.now() - days * 86_400_000),
-          },
+          { since: new Date(now.getTime() - days * 86_400_000), now },
         );
         process.stdout.write(
           `${result.refiled} articles filed under the current layout (${result.scanned} read, ${result.older} older than ${days} days, ${result.unindexable} too short to index)\n`,

@@ -1,22 +1,23 @@
 /**
- * DedupStore on DynamoDB: per article, one item in the Fingerprints table (fingerprint-item.ts), the
- * fingerprint (~1.7 KB) written once by the article's claim, which names the cluster it went to; LSH
- * buckets in the Buckets table (one item per band per article, partition key = band hash), and clusters
+ * DedupStore on DynamoDB: per article, one item in the Fingerprints table (fingerprint-item.ts,
+ * fingerprints-table.ts), the fingerprint (~1.7 KB) written once by the article's claim, which names the
+ * cluster it went to; LSH buckets in the Buckets table (lsh-buckets-table.ts: one item per band per
+ * article, partition key = band hash), and clusters
  * in the Clusters table (summary, member and outlet items). No story state per article (DedupStore
  * StoryStates): an article's story is its claim's cluster followed through merged_into, and a redelivery
  * re-runs the clusterer's idempotent steps. Reads that decide a write are strongly consistent; version
  * conditions turn lost updates into DedupConflictError (the caller re-runs the idempotent addArticle).
  * Joining, merging and moving a member are transactions; founding a cluster is an ordered pair of plain
- * writes (member, then summary on condition that none exists), safe to repeat.
+ * writes (member, then summary on condition that none exists), safe to repeat. TTL deletes days late: an
+ * item past its `expires_at` (the store's clock) is read as absent and may be written over by a claim or
+ * a founding (DedupStore).
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
-  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   paginateQuery,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
@@ -33,9 +34,10 @@ import {
 import { bandKeyString } from "../dedup/lsh";
 import { fingerprintParams, matchParams } from "../dedup/params";
 import { type ArticleRevision, type ClusterMember, type ClusterSummary, RECORD_VERSION } from "../records";
-import { batchWrite, chunks, pause } from "./batch-write";
+import { batchWrite, chunks } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
-import { indexedFromItem, itemFromIndexed } from "./fingerprint-item";
+import { FingerprintsTable } from "./fingerprints-table";
+import { isExpired, LshBucketsTable } from "./lsh-buckets-table";
 
 export interface DedupTableNames {
   readonly fingerprints: string;
@@ -55,6 +57,11 @@ const SUMMARY = "summary";
 const memberKey = (article_id: string) => `member#${article_id}`;
 const outletKey = (source_id: string) => `outlet#${source_id}`;
 
+/** A retired summary outlives the claims that name it (they expire the LSH retention after their write)
+ * by this much: a claim that read the story live just before the merge retired it is written after the
+ * retire, by at most an invocation (minutes); a day covers it. */
+const RETIRED_SLACK_SECONDS = 86_400;
+
 const p = fingerprintParams;
 const PARAMS_KEY = `${p.shingleSize}:${p.numPerm}:${p.seed}:${p.sketchSize}`;
 
@@ -67,6 +74,8 @@ export class DynamoDedupStore implements DedupStore {
   private readonly layout = { bands: matchParams.bands, rows: matchParams.rows, paramsKey: PARAMS_KEY };
   private readonly retentionSeconds: number;
   private readonly nowMs: () => number;
+  private readonly buckets: LshBucketsTable;
+  private readonly fingerprints: FingerprintsTable;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -75,64 +84,42 @@ export class DynamoDedupStore implements DedupStore {
   ) {
     this.retentionSeconds = (options.lshRetentionDays ?? DEFAULT_LSH_RETENTION_DAYS) * 86_400;
     this.nowMs = options.nowMs ?? Date.now;
+    this.buckets = new LshBucketsTable(
+      doc,
+      tables.buckets,
+      (k) => this.bandKey(k),
+      () => this.nowSeconds(),
+    );
+    this.fingerprints = new FingerprintsTable(doc, tables.fingerprints, () => this.nowSeconds());
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.nowMs() / 1000);
   }
 
   /** Epoch seconds (DynamoDB TTL) at which an item written now expires. */
   private expiresAt(): number {
-    return Math.floor(this.nowMs() / 1000) + this.retentionSeconds;
+    return this.nowSeconds() + this.retentionSeconds;
   }
 
   private bandKey(key: number): string {
     return bandKeyString(key, this.layout.bands, this.layout.rows, this.layout.paramsKey);
   }
 
-  async getArticle(article_id: string): Promise<IndexedArticle | null> {
-    const out = await this.doc.send(
-      new GetCommand({ TableName: this.tables.fingerprints, Key: { article_id }, ConsistentRead: true }),
-    );
-    return indexedFromItem(out.Item);
+  getArticle(article_id: string): Promise<IndexedArticle | null> {
+    return this.fingerprints.get(article_id);
   }
 
-  async getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]> {
-    const found: IndexedArticle[] = [];
-    for (const ids of chunks([...new Set(article_ids)], 100)) {
-      let keys: Record<string, unknown>[] = ids.map((article_id) => ({ article_id }));
-      for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        const out = await this.doc.send(
-          new BatchGetCommand({
-            RequestItems: { [this.tables.fingerprints]: { Keys: keys, ConsistentRead: true } },
-          }),
-        );
-        for (const item of out.Responses?.[this.tables.fingerprints] ?? []) {
-          const a = indexedFromItem(item);
-          if (a) found.push(a);
-        }
-        keys =
-          (out.UnprocessedKeys?.[this.tables.fingerprints]?.Keys as Record<string, unknown>[] | undefined) ??
-          [];
-      }
-    }
-    return found;
+  getArticles(article_ids: readonly string[]): Promise<IndexedArticle[]> {
+    return this.fingerprints.getMany(article_ids);
   }
 
-  async claimArticle(a: IndexedArticle): Promise<IndexedArticle> {
-    try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tables.fingerprints,
-          // Expires with the article's bucket entries: nothing reads a fingerprint but through them.
-          Item: { ...itemFromIndexed(a), expires_at: this.expiresAt() },
-          ConditionExpression: "attribute_not_exists(article_id)",
-        }),
-      );
-      return a;
-    } catch (err) {
-      if (!isConditionalCheckFailure(err)) throw err;
-    }
-    const stored = await this.getArticle(a.article_id);
-    if (!stored) throw new Error(`fingerprint item of ${a.article_id} vanished`);
-    return stored;
+  claimArticle(a: IndexedArticle): Promise<IndexedArticle> {
+    return this.fingerprints.claim(a, this.expiresAt());
+  }
+
+  reclaimArticle(a: IndexedArticle, from: string): Promise<IndexedArticle> {
+    return this.fingerprints.reclaim(a, from, this.expiresAt());
   }
 
   async queryBuckets(
@@ -140,40 +127,22 @@ export class DynamoDedupStore implements DedupStore {
     limitPerBucket: number,
     opts: { consistent?: boolean } = {},
   ): Promise<BucketHits> {
-    const lists = await Promise.all(
-      keys.map(async (k) => {
-        const out = await this.doc.send(
-          new QueryCommand({
-            TableName: this.tables.buckets,
-            KeyConditionExpression: "band_hash = :b",
-            ExpressionAttributeValues: { ":b": this.bandKey(k) },
-            ProjectionExpression: "article_id, digest",
-            ConsistentRead: opts.consistent ?? true,
-            Limit: limitPerBucket,
-          }),
-        );
-        const items = out.Items ?? [];
-        return { k, items, full: items.length >= limitPerBucket };
-      }),
-    );
-    const ids = new Set<string>();
-    const digests = new Map<string, Uint8Array>();
-    for (const { items } of lists) {
-      for (const item of items) {
-        const id = String(item.article_id);
-        ids.add(id);
-        if (item.digest instanceof Uint8Array) digests.set(id, item.digest);
-      }
-    }
-    return { ids: [...ids], digests, full: lists.filter((l) => l.full).map((l) => l.k) };
+    return this.buckets.query(keys, limitPerBucket, opts.consistent ?? true);
   }
 
-  async addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void> {
-    const expires_at = this.expiresAt();
-    const puts = [...new Set(keys)].map((k) => ({
-      PutRequest: { Item: { band_hash: this.bandKey(k), article_id, expires_at, digest } },
-    }));
-    await batchWrite(this.doc, this.tables.buckets, puts);
+  async addToBuckets(
+    keys: readonly number[],
+    article_id: string,
+    digest: Uint8Array,
+    expiresAt?: number,
+  ): Promise<void> {
+    await this.buckets.add(keys, article_id, digest, expiresAt ?? this.expiresAt());
+  }
+
+  async isFiled(claim: IndexedArticle, keys: readonly number[]): Promise<boolean> {
+    // Entries filed for this claim expire no earlier than it; an earlier claim's (before a re-claim or an
+    // expiry) expire sooner.
+    return this.buckets.hasEntry(claim.article_id, keys, claim.expires_at ?? 0);
   }
 
   async getCluster(cluster_id: string): Promise<ClusterSummary | null> {
@@ -184,7 +153,20 @@ export class DynamoDedupStore implements DedupStore {
         ConsistentRead: true,
       }),
     );
-    return (out.Item as ClusterSummary | undefined) ?? null;
+    return isExpired(out.Item, this.nowSeconds()) ? null : ((out.Item as ClusterSummary | undefined) ?? null);
+  }
+
+  /**
+   * The summary as dedup writes it, with its `expires_at`. A live summary the archive gave one keeps it,
+   * at least the LSH retention from now (the claim that changed it names it that long; the archive moves
+   * it later once the story's new day is archived); one without (not archived yet) gets none. A retired
+   * summary is never archived again, and is kept as long as a claim may name it (RETIRED_SLACK_SECONDS).
+   */
+  private summaryItem(s: ClusterSummary): Record<string, unknown> {
+    const { expires_at: old, ...rest } = s as ClusterSummary & { expires_at?: unknown };
+    if (s.merged_into)
+      return { ...rest, expires_at: Math.max(Number(old ?? 0), this.expiresAt() + RETIRED_SLACK_SECONDS) };
+    return typeof old === "number" ? { ...rest, expires_at: Math.max(old, this.expiresAt()) } : rest;
   }
 
   async getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null> {
@@ -242,7 +224,7 @@ export class DynamoDedupStore implements DedupStore {
     return {
       Put: {
         TableName: this.tables.clusters,
-        Item: s,
+        Item: this.summaryItem(s),
         ConditionExpression: expectedRevision === null ? "attribute_not_exists(cluster_id)" : "revision = :v",
         ...(expectedRevision === null ? {} : { ExpressionAttributeValues: { ":v": expectedRevision } }),
       },
@@ -296,8 +278,10 @@ export class DynamoDedupStore implements DedupStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tables.clusters,
-          Item: summary,
-          ConditionExpression: "attribute_not_exists(cluster_id)",
+          Item: this.summaryItem(summary),
+          // An expired story's summary (TTL not run yet) is no story: its founder founds it again.
+          ConditionExpression: "attribute_not_exists(cluster_id) OR expires_at <= :now",
+          ExpressionAttributeValues: { ":now": this.nowSeconds() },
         }),
       );
     } catch (err) {
@@ -375,12 +359,14 @@ export class DynamoDedupStore implements DedupStore {
   }
 
   private async keepEarliest(cluster_id: string, o: OutletSighting): Promise<void> {
-    // carried_at is a millisecond UTC instant (records.ts `instant`), so text order is time order.
+    // carried_at is a millisecond UTC instant (records.ts `instant`), so text order is time order. An
+    // expired sighting (TTL not run yet) is none; a sighting written is not archived yet: no expiry
+    // until the archive holds it (it sets one on the story's items then).
     const command = new UpdateCommand({
       TableName: this.tables.clusters,
       Key: { cluster_id, item: outletKey(o.source_id) },
-      UpdateExpression: "SET #v = :v, #t = :t, #s = :s, #p = :p, carried_at = :a",
-      ConditionExpression: "attribute_not_exists(carried_at) OR carried_at > :a",
+      UpdateExpression: "SET #v = :v, #t = :t, #s = :s, #p = :p, carried_at = :a REMOVE expires_at",
+      ConditionExpression: "attribute_not_exists(carried_at) OR carried_at > :a OR expires_at <= :now",
       ExpressionAttributeNames: {
         "#v": "record_version",
         "#t": "record_type",
@@ -393,6 +379,7 @@ export class DynamoDedupStore implements DedupStore {
         ":s": o.source_id,
         ":p": o.publication,
         ":a": o.carried_at,
+        ":now": this.nowSeconds(),
       },
     });
     await this.doc.send(command).catch((err: unknown) => {

@@ -76,6 +76,7 @@ export function indexedFromItem(item: Record<string, unknown> | undefined): Inde
     // Items written before the story item existed name their cluster cluster_id.
     cluster_id: String(item.first_cluster_id ?? item.cluster_id),
     similarity: Number(item.similarity ?? 1),
+    ...(typeof item.expires_at === "number" ? { expires_at: item.expires_at } : {}),
   };
 }
 

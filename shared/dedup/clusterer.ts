@@ -80,6 +80,13 @@ async function resolveCluster(store: DedupStore, cluster_id: string): Promise<st
   throw new Error(`merged_into chain too long from ${cluster_id}`);
 }
 
+/** The live summary at the end of the merged_into chain from `cluster_id`; null when the chain ends in
+ * a story that is gone (expired: its hot window closed), which is then as if it never was. */
+async function liveSummary(store: DedupStore, cluster_id: string): Promise<ClusterSummary | null> {
+  const s = await store.getCluster(await resolveCluster(store, cluster_id));
+  return s && !s.merged_into ? s : null;
+}
+
 /** Orders articles for the canonical choice: earliest published_at first (unknown last), then id. */
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -127,7 +134,8 @@ async function mergeClusters(store: DedupStore, loser: string, winner: string, n
     const members = await collect(store.listMembers(loser));
     const outlets = await collect(store.listOutlets(loser));
     const w = await store.getCluster(winner);
-    if (!w) throw new Error(`merge into missing cluster ${winner}`);
+    // Expired since the union looked (it is no longer a root): the caller's retry resolves afresh.
+    if (!w) throw new DedupConflictError(`merge into missing cluster ${winner}`);
     // The winner was itself merged away meanwhile: its counts would be lost; resolve again.
     if (w.merged_into)
       throw new DedupConflictError(`merge target ${winner} was retired into ${w.merged_into}`);
@@ -220,8 +228,9 @@ async function confirmedClusters({
   const candidates = (await store.getArticles(ids)).sort((a, b) => (a.article_id < b.article_id ? -1 : 1));
   for (const c of candidates) {
     skip.add(c.article_id);
-    const cid = await resolveCluster(store, c.cluster_id);
-    if (clusters.has(cid)) continue; // already joined through another member: same component
+    // A copy whose story expired is absent: the article founds or joins another as if it never was.
+    const cid = (await liveSummary(store, c.cluster_id))?.cluster_id;
+    if (cid === undefined || clusters.has(cid)) continue; // joined through another member: same component
     const r = compareFingerprints(view, views.of(c.fingerprint), params, fingerprintParams.sketchSize);
     if (r.match) {
       clusters.add(cid);
@@ -237,34 +246,42 @@ const MAX_UNION_ROUNDS = 10;
 /**
  * Puts the article in the cluster its claim chose, or in the live cluster that one was merged into;
  * founds it when the claim was to found one. Returns the cluster ids on the way (claimed first, live
- * last). The article ends up a member of one cluster only, whichever deliveries run: they all follow
- * one claim, and a member is only ever moved forward along that chain.
+ * last), or null when the claim leads to a story that is gone (expired): the caller claims again. The
+ * article ends up a member of one cluster only, whichever deliveries run: they all follow one claim, and
+ * a member is only ever moved forward along that chain.
  */
 async function joinClaimed(
   store: DedupStore,
   article: DedupArticle,
   claimed: IndexedArticle,
+  params: MatchParams,
   now: string,
-): Promise<string[]> {
+): Promise<string[] | null> {
   const chain = [claimed.cluster_id];
   let live = await store.getCluster(claimed.cluster_id);
   const member = (cid: string) => memberOf(cid, article, claimed.similarity);
+  const founder = claimed.cluster_id === clusterIdFor(article.article_id);
   if (!live) {
-    // Only a founder's cluster can be missing: created here (again, if a first attempt died first).
-    if (claimed.cluster_id !== clusterIdFor(article.article_id))
-      throw new Error(`article ${article.article_id} claimed missing cluster ${claimed.cluster_id}`);
+    // Another's story is missing only once it expired (it existed before its founder filed itself, where
+    // this claim found it). A founder's is created here: again if a first attempt died first, or anew
+    // if its story expired (the id names its founder, so it comes back).
+    if (!founder) return null;
     await store.keepOutlets(claimed.cluster_id, [sightingOf(article)]);
     await store.createCluster(newSummary(claimed.cluster_id, article, now), member(claimed.cluster_id));
     return chain;
   }
   while (live.merged_into) {
     const next = await store.getCluster(live.merged_into);
-    if (!next) throw new Error(`cluster ${live.cluster_id} merged into missing ${live.merged_into}`);
+    if (!next) return null;
     chain.push(next.cluster_id);
     live = next;
   }
-  // In order along the chain: a member moves forward only, so one seen nowhere was never added.
+  // In order along the chain: a member moves forward only, so one seen nowhere was never added, or
+  // was added and has expired since (archived: the summary counts it). A founder's summary is written
+  // after its member, and a joiner is filed in the buckets only after its join: either way, counted.
   for (const cid of chain) if (await store.getMember(cid, article.article_id)) return chain;
+  // Filed under the claim's own fingerprint (a revision's message carries another text).
+  if (founder || (await store.isFiled(claimed, articleBandKeys(claimed.fingerprint, params)))) return chain;
   const outlets = await store.addOutlets(live.cluster_id, [sightingOf(article)]);
   // Revision-checked: if the cluster was retired or grew since it was read, this is a conflict.
   await store.joinCluster(withArticle(live, article, outlets, now), live.revision, member(live.cluster_id));
@@ -313,7 +330,18 @@ export async function addArticle(
     similarity: choice ? first.similarity : 1,
   });
   const now = nowFn();
-  const chain = await joinClaimed(store, article, claimed, now);
+  let chain = await joinClaimed(store, article, claimed, params, now);
+  if (!chain) {
+    // The claimed story expired: the article founds its own (step 4 joins it to any live copy). A
+    // founder's claim, so a redelivery never mistakes an earlier join's bucket entries for this one's.
+    const own = clusterIdFor(article.article_id);
+    const again = await store.reclaimArticle(
+      { ...article, cluster_id: own, similarity: 1 },
+      claimed.cluster_id,
+    );
+    chain = await joinClaimed(store, article, again, params, now);
+    if (!chain) throw new DedupConflictError(`claim of ${article.article_id} moved to ${again.cluster_id}`);
+  }
 
   // 3. file in the buckets, then look again: copies indexed meanwhile are found now
   // Hot buckets are read (capped) but no longer grow: real copies share many other bands.

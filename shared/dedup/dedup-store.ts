@@ -24,6 +24,9 @@ export interface IndexedArticle extends DedupArticle {
   cluster_id: string;
   /** Estimated similarity to the article it was confirmed against (1 when it founded the cluster). */
   similarity: number;
+  /** Epoch seconds from which a store that expires its index (DynamoDB TTL: the LSH retention from the
+   * claim) treats the article as absent; undefined in stores that keep everything. */
+  expires_at?: number;
 }
 
 /** The per-article dedup state a store may keep (StoryStates). */
@@ -85,7 +88,9 @@ export interface OutletTally {
  * Storage for the clusterer. Band keys are numbers (band * 2^32 + hash); a table adapter stores
  * bandKeyString(key, …) as the partition key (one item per band per article). Every method must be
  * safe to repeat. Methods marked atomic are one conditional transaction in a table adapter; a failed
- * revision condition throws DedupConflictError.
+ * revision condition throws DedupConflictError. A store whose items expire (DynamoDB TTL, which deletes
+ * lazily: days late) reads an item past its `expires_at` as absent, and may write over it where a write
+ * expects none: an expired article or story is not there, whatever the table still holds.
  */
 export interface DedupStore {
   getArticle(article_id: string): Promise<IndexedArticle | null>;
@@ -94,6 +99,9 @@ export interface DedupStore {
   /** Puts the fingerprint item unless the article has one; returns the stored item (the first claim
    * wins, so concurrent deliveries of one article agree on its cluster). */
   claimArticle(article: IndexedArticle): Promise<IndexedArticle>;
+  /** Replaces the claim when it still names `from`, a cluster that is gone (its story expired), by
+   * `article`'s; returns the stored claim (another delivery's, when that one re-claimed first). */
+  reclaimArticle(article: IndexedArticle, from: string): Promise<IndexedArticle>;
   /** Each article's story and whether dedup finished it, if the store keeps them (StoryStates). */
   readonly storyStates?: StoryStates;
   /** Distinct article ids filed under any of the keys, at most `limitPerBucket` from each bucket. */
@@ -102,8 +110,20 @@ export interface DedupStore {
     limitPerBucket: number,
     opts?: { consistent?: boolean },
   ): Promise<BucketHits>;
-  /** Files the article under each key with its candidate digest (idempotent). */
-  addToBuckets(keys: readonly number[], article_id: string, digest: Uint8Array): Promise<void>;
+  /** Files the article under each key with its candidate digest (idempotent). `expiresAt` (epoch
+   * seconds) is when a store that expires entries drops them; by default its retention from now. */
+  addToBuckets(
+    keys: readonly number[],
+    article_id: string,
+    digest: Uint8Array,
+    expiresAt?: number,
+  ): Promise<void>;
+  /**
+   * Whether the article is filed under any of the keys for its current claim (an entry expiring no
+   * earlier than the claim). The clusterer files an article only after it joined its claimed story, so
+   * a filed article whose member is gone was counted: its member expired.
+   */
+  isFiled(claim: IndexedArticle, keys: readonly number[]): Promise<boolean>;
   getCluster(cluster_id: string): Promise<ClusterSummary | null>;
   getMember(cluster_id: string, article_id: string): Promise<ClusterMember | null>;
   listMembers(cluster_id: string): AsyncIterable<ClusterMember>;

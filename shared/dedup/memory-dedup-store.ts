@@ -53,6 +53,13 @@ export class MemoryDedupStore implements DedupStore {
     return article;
   }
 
+  async reclaimArticle(article: IndexedArticle, from: string): Promise<IndexedArticle> {
+    const stored = this.articles.get(article.article_id);
+    if (stored && stored.cluster_id !== from) return stored;
+    this.articles.set(article.article_id, article);
+    return article;
+  }
+
   readonly storyStates: StoryStates = this;
 
   async getStory(article_id: string): Promise<ArticleStory | null> {
@@ -112,6 +119,15 @@ export class MemoryDedupStore implements DedupStore {
         if (b !== n) this.buckets.set(k, [b, n]);
       } else if (!b.includes(n)) b.push(n);
     }
+  }
+
+  async isFiled(claim: IndexedArticle, keys: readonly number[]): Promise<boolean> {
+    const n = this.ordinal.get(claim.article_id);
+    if (n === undefined) return false;
+    return keys.some((k) => {
+      const b = this.buckets.get(k);
+      return b === n || (Array.isArray(b) && b.includes(n));
+    });
   }
 
   async getCluster(cluster_id: string): Promise<ClusterSummary | null> {

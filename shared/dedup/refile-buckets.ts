@@ -4,6 +4,8 @@
  * articles collected within the retention window closes that gap at one Buckets write per band per
  * article (8 at the 6×2 + 2×2 layout), instead of letting stories split until the old entries expire.
  * Idempotent: an entry is keyed by band hash and article id, so a second run rewrites the same items.
+ * An entry expires with its article's fingerprint (its `expires_at`, counted from the claim), not a
+ * retention from the re-filing: an entry that outlived its fingerprint would only cost look-ups.
  */
 import { candidateDigest } from "./candidate-digest";
 import { articleBandKeys } from "./clusterer";
@@ -16,7 +18,7 @@ export interface RefileResult {
   readonly scanned: number;
   /** Articles filed again under the current layout. */
   readonly refiled: number;
-  /** Older than `since` (their entries would have expired anyway). */
+  /** Older than `since`, or their fingerprint expired (their entries would have expired anyway). */
   readonly older: number;
   /** Too short to index (no band keys under any layout). */
   readonly unindexable: number;
@@ -25,7 +27,13 @@ export interface RefileResult {
 export async function refileBuckets(
   articles: AsyncIterable<IndexedArticle>,
   store: Pick<DedupStore, "addToBuckets">,
-  opts: { readonly since: Date; readonly params?: MatchParams; readonly onArticle?: () => void },
+  opts: {
+    readonly since: Date;
+    /** The clock a fingerprint's expiry is read against. */
+    readonly now: Date;
+    readonly params?: MatchParams;
+    readonly onArticle?: () => void;
+  },
 ): Promise<RefileResult> {
   const params = opts.params ?? matchParams;
   let scanned = 0;
@@ -36,7 +44,8 @@ export async function refileBuckets(
     scanned++;
     opts.onArticle?.();
     // Collected time, not published: the retention clock of a bucket entry starts when dedup filed it.
-    if (Date.parse(a.collected_at) < opts.since.getTime()) {
+    const expired = a.expires_at !== undefined && a.expires_at * 1000 <= opts.now.getTime();
+    if (expired || Date.parse(a.collected_at) < opts.since.getTime()) {
       older++;
       continue;
     }
@@ -46,7 +55,8 @@ export async function refileBuckets(
       unindexable++;
       continue;
     }
-    await store.addToBuckets(keys, a.article_id, candidateDigest(view));
+    // A fingerprint written before the table's TTL has none, and never expires: the store's retention.
+    await store.addToBuckets(keys, a.article_id, candidateDigest(view), a.expires_at);
     refiled++;
   }
   return { scanned, refiled, older, unindexable };

@@ -94,6 +94,13 @@ export class LmdbDedupStore implements DedupStore {
     return article;
   }
 
+  async reclaimArticle(article: IndexedArticle, from: string): Promise<IndexedArticle> {
+    const stored = this.articles.get(article.article_id);
+    if (stored && stored.cluster_id !== from) return stored;
+    this.articles.put(article.article_id, article);
+    return article;
+  }
+
   readonly storyStates: StoryStates = this;
 
   async getStory(article_id: string): Promise<ArticleStory | null> {
@@ -147,6 +154,11 @@ export class LmdbDedupStore implements DedupStore {
       const b = this.buckets.get(k) ?? [];
       if (!b.includes(n)) this.buckets.put(k, [...b, n]);
     }
+  }
+
+  async isFiled(claim: IndexedArticle, keys: readonly number[]): Promise<boolean> {
+    const n = this.ordinals.get(claim.article_id);
+    return n !== undefined && keys.some((k) => this.buckets.get(k)?.includes(n) ?? false);
   }
 
   async getCluster(cluster_id: string): Promise<ClusterSummary | null> {

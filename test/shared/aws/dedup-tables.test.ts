@@ -4,15 +4,16 @@
  * nothing.
  */
 
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
+import { LocalRuntime } from "../../../infra/local/runtime";
 import { destroyClients, makeClients } from "../../../shared/aws/clients";
 import { type DedupTableOptions, DynamoDedupStore } from "../../../shared/aws/dedup-tables";
 import { articleStories } from "../../../shared/aws/fingerprint-item";
 import { candidateDigest } from "../../../shared/dedup/candidate-digest";
-import { addArticle, articleBandKeys } from "../../../shared/dedup/clusterer";
+import { addArticle, articleBandKeys, clusterIdFor } from "../../../shared/dedup/clusterer";
 import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store";
 import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
@@ -233,6 +234,76 @@ describe("DynamoDedupStore", () => {
       expect(left).toBe(9);
     } finally {
       destroyClients(clients);
+    }
+  });
+
+  it("treats a copy whose story expired as absent: a late copy founds its own, a claim of it is made again", async () => {
+    const runtime = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("dedupttl"),
+    });
+    const day = 86_400_000;
+    const t0 = Date.parse("2026-11-30T12:00:00Z");
+    const t1 = t0 + 29.5 * day;
+    const at = (ms: number) => ({
+      store: new DynamoDedupStore(runtime.clients.doc, runtime.resources.tables, { nowMs: () => ms }),
+      now: () => new Date(ms).toISOString(),
+    });
+    try {
+      const [c0, c1, c2, c3] = syntheticStories({
+        stories: 1,
+        copies: 3,
+        singletons: 0,
+        seed: 9,
+        prefix: "x",
+      }).map(dedupMessageOf);
+      const { store, now } = at(t0);
+      const old = (await addArticle(store, c0!, { now })).cluster_id;
+      expect((await addArticle(store, c2!, { now })).cluster_id).toBe(old);
+      // The archive's hot window on the story's items: a day before the claims' (they count from the
+      // claim, the window from the collection). The fingerprints and bucket entries outlive the story.
+      for (const item of (await runtime.items("clusters")).filter((i) => i.cluster_id === old))
+        await runtime.clients.doc.send(
+          new UpdateCommand({
+            TableName: runtime.resources.tables.clusters,
+            Key: { cluster_id: item.cluster_id, item: item.item },
+            UpdateExpression: "SET expires_at = :e",
+            ExpressionAttributeValues: { ":e": (t0 + 29 * day) / 1000 },
+          }),
+        );
+
+      // Past the expiry, before TTL deleted anything: the story reads as gone, and a copy founds its own.
+      const late = at(t1);
+      expect(await late.store.getCluster(old)).toBeNull();
+      const own = await addArticle(late.store, c1!, { now: late.now });
+      expect(own.cluster_id).not.toBe(old);
+      expect(await late.store.getCluster(own.cluster_id)).toMatchObject({
+        article_count: 1,
+        outlet_count: 1,
+      });
+      // The expired summary was not written again (its late join would have kept the old expiry).
+      expect(
+        (await runtime.items("clusters")).find((i) => i.cluster_id === old && i.item === "summary"),
+      ).toMatchObject({
+        article_count: 2,
+        expires_at: (t0 + 29 * day) / 1000,
+      });
+
+      // TTL deletes the story (the fingerprints stay): a copy joins the live story, not the gone one.
+      expect((await runtime.sweepExpired(new Date(t1))).clusters).toBeGreaterThan(0);
+      expect((await addArticle(late.store, c3!, { now: late.now })).cluster_id).toBe(own.cluster_id);
+      // c2 delivered again (a retry, a re-check): its claim names the gone story. It is claimed again (it
+      // founds its own, which the union merges with its live copies) and the message is not dead-lettered.
+      const again = await addArticle(late.store, c2!, { now: late.now });
+      const live = await late.store.getCluster(again.cluster_id);
+      expect(live).toMatchObject({ merged_into: null, article_count: 3 });
+      expect(again.cluster_id).toBe(own.cluster_id);
+      expect((await late.store.getArticle(c2!.article_id))?.cluster_id).toBe(clusterIdFor(c2!.article_id));
+      const members = [];
+      for await (const m of late.store.listMembers(again.cluster_id)) members.push(m.article_id);
+      expect(members.sort()).toEqual([c1!, c2!, c3!].map((a) => a.article_id).sort());
+    } finally {
+      await runtime.close();
     }
   });
 });

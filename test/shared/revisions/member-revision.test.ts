@@ -1,10 +1,13 @@
 /**
  * Dedup's half of a revision on DynamoDB Local: the member item takes the revision (an
  * `article_revised` event once decoded), a repeated delivery changes nothing, and the article stays in
- * its story even when its revised text is another story's.
+ * its story even when its revised text is another story's. A member whose item expired (archived) is
+ * not added again when its article comes back: the story counts it once.
  */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, inject, it } from "vitest";
 import { createLocalResources } from "../../../infra/local/resources";
+import { LocalRuntime } from "../../../infra/local/runtime";
 import { makeClients } from "../../../shared/aws/clients";
 import { DynamoDedupStore } from "../../../shared/aws/dedup-tables";
 import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-stream-record";
@@ -94,5 +97,62 @@ describe("reviseMember", () => {
     );
     const cluster_id = await reviseMember(store, a!, revision(2), () => addArticle(store, a!));
     expect((await store.getMember(cluster_id, a!.article_id))?.latest_revision?.number).toBe(2);
+  });
+
+  it("does not add again a member whose item expired: a re-fetch leaves the story's counts as they were", async () => {
+    const runtime = await LocalRuntime.start({
+      endpoints: inject("endpoints"),
+      prefix: uniquePrefix("reviset"),
+    });
+    const t0 = Date.parse("2026-11-30T12:00:00Z");
+    const t1 = t0 + 2 * 86_400_000;
+    const at = (ms: number) => ({
+      store: new DynamoDedupStore(runtime.clients.doc, runtime.resources.tables, { nowMs: () => ms }),
+      now: () => new Date(ms).toISOString(),
+    });
+    try {
+      const [c0, c1, c2, c3] = syntheticStories({
+        stories: 1,
+        copies: 3,
+        singletons: 0,
+        seed: 5,
+        prefix: "e",
+      }).map(dedupMessageOf);
+      const { store, now } = at(t0);
+      const story = (await addArticle(store, c0!, { now })).cluster_id;
+      for (const a of [c1!, c2!]) expect((await addArticle(store, a, { now })).cluster_id).toBe(story);
+      const counts = { article_count: 3, outlet_count: 3 };
+      expect(await store.getCluster(story)).toMatchObject(counts);
+      // The founder's and a joiner's member items expire (their day archived); the summary stays.
+      for (const a of [c0!, c1!])
+        await runtime.clients.doc.send(
+          new UpdateCommand({
+            TableName: runtime.resources.tables.clusters,
+            Key: { cluster_id: story, item: `member#${a.article_id}` },
+            UpdateExpression: "SET expires_at = :e",
+            ExpressionAttributeValues: { ":e": t0 / 1000 + 86_400 },
+          }),
+        );
+      expect((await runtime.sweepExpired(new Date(t1))).clusters).toBe(2);
+
+      // Both come back: a revision (a lastmod change), and a plain redelivery. Nothing is added again.
+      const later = at(t1);
+      // The revision's message carries the revised text (here, another copy's: other band keys).
+      const revised = { ...c1!, fingerprint: c2!.fingerprint };
+      const cluster = () => addArticle(later.store, revised, { now: later.now });
+      expect(await reviseMember(later.store, revised, revision(1), cluster)).toBe(story);
+      expect((await addArticle(later.store, c0!, { now: later.now })).cluster_id).toBe(story);
+      expect(await later.store.getMember(story, c1!.article_id)).toBeNull();
+      expect(await later.store.getMember(story, c0!.article_id)).toBeNull();
+      const summary = await later.store.getCluster(story);
+      expect(summary).toMatchObject({ ...counts, revision: 3 });
+
+      // A first delivery that died between its claim and its join still joins: it was never counted.
+      await later.store.claimArticle({ ...c3!, cluster_id: story, similarity: 0.9 });
+      expect((await addArticle(later.store, c3!, { now: later.now })).cluster_id).toBe(story);
+      expect(await later.store.getCluster(story)).toMatchObject({ article_count: 4, outlet_count: 4 });
+    } finally {
+      await runtime.close();
+    }
   });
 });
