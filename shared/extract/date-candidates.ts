@@ -259,6 +259,9 @@ function firstTimeElement(s: PageSignals): StatedDate | null {
   return null;
 }
 
+/** The page's modification instant: structured data and meta first, then a <time> (or hAtom's
+ * abbr.updated) marked as the update, outside lists (a comment's edit time is not the article's): the
+ * `Updated <time class="updated" datetime>` byline some CMSs print instead of dateModified. */
 export function collectModified(input: DateSources): StatedDate | null {
   const { signals: s, article } = input;
   const tries: unknown[] = [article?.dateModified];
@@ -267,6 +270,12 @@ export function collectModified(input: DateSources): StatedDate | null {
     const raw = str(v);
     if (!raw) continue;
     const d = parseStatedDate(raw);
+    if (d?.instant) return d;
+  }
+  const listed = listItems(s.times);
+  for (const t of s.times) {
+    if (!isModifiedMarker(t) || listed.has(t)) continue;
+    const d = timeElementDate(t);
     if (d?.instant) return d;
   }
   return null;

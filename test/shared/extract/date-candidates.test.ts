@@ -81,4 +81,19 @@ describe("collectModified", () => {
     );
     expect(modified?.instant).toBe("2024-05-03T09:00:00Z");
   });
+
+  it("reads a <time> marked as the update when no field states one, never a list item's", () => {
+    const byline =
+      `<article><p>Jo Reed — <time datetime="2024-05-01T08:00:00Z">1 May</time>` +
+      ` · Updated <time class="updated" datetime="2024-05-02T10:30:00Z">2 May</time></p></article>`;
+    expect(collectModified(sources("", byline))?.instant).toBe("2024-05-02T10:30:00Z");
+    // A field wins over the byline's <time>.
+    const meta = `<meta property="article:modified_time" content="2024-05-03T09:00:00Z">`;
+    expect(collectModified(sources(meta, byline))?.instant).toBe("2024-05-03T09:00:00Z");
+    // Comments' edit times are items of a list, not the article's.
+    const comment = (day: number) =>
+      `<li><p class="meta">Sam, edited <time class="updated" datetime="2024-05-0${day}T10:00:00Z">${day} May</time></p></li>`;
+    const comments = `<ul class="comments">${comment(4)}${comment(5)}</ul>`;
+    expect(collectModified(sources("", `<article><p>Text.</p></article>${comments}`))).toBeNull();
+  });
 });
