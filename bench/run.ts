@@ -3,6 +3,7 @@
  * (cost's `--months N`: the monthly bill of month 1 and month N, default 12, bench/cost-over-time-report.ts;
  * scale's inputs: `--sources --articles --zipf --max-host-pages --delay-ms ...`, bench/scale.ts;
  * days: `--days N`, default 30: `storytrail demo --at` on N consecutive days into one folder, bench/demo-days.ts;
+ * `--hot-days N`: the runs' STORYTRAIL_HOT_DAYS (default the environment's, else 30);
  * backfill's `--backfill-repeat N`: the WARC's pages N times, `--backfill-runs N`: alternate runs, medians
  * reported (default 3), bench/backfill-e2e.ts):
  * every benchmark in one run on this machine; prints tables and writes bench/results.json. Method and
@@ -50,6 +51,7 @@ const { values } = parseArgs({
     "backfill-runs": { type: "string", default: "3" },
     months: { type: "string", default: "12" },
     days: { type: "string", default: "30" },
+    "hot-days": { type: "string" },
     ...SCALE_FLAGS,
   },
 });
@@ -565,9 +567,12 @@ if (want("scale")) {
 if (want("days")) {
   const days = quick ? 7 : Number(values.days);
   if (!Number.isInteger(days) || days < 1) throw new Error("--days: a whole number of at least 1");
+  const hotDays = values["hot-days"] === undefined ? undefined : Number(values["hot-days"]);
+  if (hotDays !== undefined && (!Number.isInteger(hotDays) || hotDays < 1))
+    throw new Error("--hot-days: a whole number of at least 1");
   log(`a month of days: storytrail demo on ${days} consecutive days into one folder …`);
   const { benchDemoDays } = await import("./demo-days");
-  const r = await benchDemoDays(days, log);
+  const r = await benchDemoDays(days, log, hotDays);
   results.days = r.results;
   print(r.text);
   if (!r.ok) process.exitCode = 1;

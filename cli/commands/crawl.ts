@@ -7,9 +7,9 @@ import type { Emulators } from "../../infra/local/emulators";
 import type { RunCounts } from "../../infra/local/runtime";
 import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
-import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
 import type { SourceRunSummary } from "../../shared/crawl/discover-run";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
+import { functionSettings } from "../function-settings";
 import { InputError } from "../input-error";
 import { readJsonFile } from "../read-json-file";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
@@ -54,36 +54,6 @@ function port(value: string): number {
   if (!/^\d+$/.test(value.trim()) || n < 1 || n > 65_535)
     throw new InputError(`--demo-port must be a port number from 1 to 65535, got "${value}"`);
   return n;
-}
-
-/**
- * The functions' settings, by one rule: every STORYTRAIL_* setting in this process's environment
- * reaches them (as `-c settings=FILE` does for a deployment), flags override the environment
- * (`--allow-private` is STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true), and the demo's defaults come first.
- * Validated here, so a malformed setting stops the run before anything starts.
- */
-function functionSettings(
-  env: Readonly<Record<string, string | undefined>>,
-  opts: Pick<CrawlOptions, "demo" | "allowPrivate">,
-): Record<string, string> {
-  const settings: Record<string, string> = opts.demo
-    ? {
-        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
-        STORYTRAIL_MIN_HOST_DELAY_MS: "100",
-        STORYTRAIL_RAW_SAMPLE_RATE: "1",
-      }
-    : {};
-  for (const name of Object.keys(crawlSettingsSchema.shape)) {
-    const value = env[name];
-    if (value !== undefined && value !== "") settings[name] = value;
-  }
-  if (opts.allowPrivate || opts.demo) settings.STORYTRAIL_ALLOW_PRIVATE_ADDRESSES = "true";
-  const parsed = crawlSettingsSchema.safeParse(settings);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new InputError(`invalid setting in the environment: ${problems.join("; ")}`);
-  }
-  return settings;
 }
 
 function readSources(path: string): unknown {
@@ -135,7 +105,12 @@ export function registerCrawl(program: Command): void {
 
 async function crawl(opts: CrawlOptions): Promise<void> {
   // Everything the user gave is checked before anything starts.
-  const settings = functionSettings(process.env, opts);
+  // The demo's defaults first; `--allow-private` (and --demo) is STORYTRAIL_ALLOW_PRIVATE_ADDRESSES=true.
+  const settings = functionSettings(
+    process.env,
+    opts.demo ? { STORYTRAIL_MIN_HOST_DELAY_MS: "100", STORYTRAIL_RAW_SAMPLE_RATE: "1" } : {},
+    opts.allowPrivate || opts.demo ? { STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true" } : {},
+  );
   const sourcesFromFile = opts.demo ? undefined : readSources(resolve(opts.sources ?? ""));
   const demoPort = port(opts.demoPort);
   const retryDelay = retryDelaySeconds(opts.retryDelay);

@@ -9,6 +9,7 @@ import { clockFrom } from "../../shared/config/clock";
 import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
+import { functionSettings } from "../function-settings";
 import { InputError } from "../input-error";
 import { claimRunFolder, DEFAULT_DATA_DIR } from "../run-folder";
 import { SIGNAL_EXIT_CODES, stopOnSignals } from "../stop-on-signals";
@@ -88,6 +89,17 @@ async function demo(opts: DemoOptions): Promise<void> {
   const anchor = anchorOf(opts.at, envClockStart);
   const clockStart = opts.at ? anchor.toISOString() : envClockStart;
   const port = portOf(opts.port);
+  // Every STORYTRAIL_* setting in the environment reaches the functions, as `crawl`'s do (e.g. a
+  // shorter STORYTRAIL_HOT_DAYS for a run over days).
+  const settings = functionSettings(
+    process.env,
+    { STORYTRAIL_MIN_HOST_DELAY_MS: "50", STORYTRAIL_RAW_SAMPLE_RATE: "1" },
+    {
+      STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
+      // The functions read the web's clock: with `--at` a day long past is still news to them.
+      ...(clockStart ? { STORYTRAIL_NOW: clockStart } : {}),
+    },
+  );
   const dataDir = claimRunFolder(opts.dataDir, "demo");
   const [
     { startDemoWeb },
@@ -133,13 +145,7 @@ async function demo(opts: DemoOptions): Promise<void> {
       prefix: "storytrail-",
       // Loopback and explicitly local: a short pause per host keeps the demo under a minute.
       retryDelaySeconds: 1,
-      settings: {
-        STORYTRAIL_ALLOW_PRIVATE_ADDRESSES: "true",
-        STORYTRAIL_MIN_HOST_DELAY_MS: "50",
-        STORYTRAIL_RAW_SAMPLE_RATE: "1",
-        // The functions read the web's clock: with `--at` a day long past is still news to them.
-        ...(clockStart ? { STORYTRAIL_NOW: clockStart } : {}),
-      },
+      settings,
     });
     const samplesDir = join(dataDir, "s3");
     await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);

@@ -105,7 +105,12 @@ async function writeDay(deps: ArchiveDeps, day: string, runId: string, now: Date
       const row = articleRow(item, story?.items.has(`member#${articleId}`) ? story : undefined);
       await parts.articles.add(row as unknown as Record<string, unknown>);
       ids.push(articleId);
-      collected.push(Math.floor(Date.parse(row.collected_at ?? `${day}T00:00:00Z`) / 1000));
+      const at = Math.floor(Date.parse(row.collected_at ?? `${day}T00:00:00Z`) / 1000);
+      collected.push(at);
+      // A re-fetched article (a revision) moves its collected_at, not its member item's: its story
+      // stays hot as long as it does (the 3-day run marked 5 revised pages' stories already expired).
+      if (story && at > story.latestCollected)
+        stories.set(storyIds.get(articleId) ?? "", { ...story, latestCollected: at });
     }
   }
   for (const table of archiveTables) await parts[table].end();

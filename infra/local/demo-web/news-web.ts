@@ -34,6 +34,13 @@ export interface ExpectedStory {
   readonly urls: readonly string[];
   /** The UTC day (YYYY-MM-DD) of the web whose stories it is. */
   readonly day: string;
+  /** Copies behind a paywall (among `urls`): the page shows its first three paragraphs of five or six
+   * (a local lead-in counts as one), a third to a half of the text. Not expected to join the story: a
+   * shorter text without leading names of its own confirms only when the longer's are all in it
+   * (confirm.ts), and the paragraphs it hides hold some (2026-12-26's: 87 words, 83 shingles, Jaccard
+   * 0.38, containment 0.88, numbers 4/4 and names 4/4 agree, 2 of the wire's 3 sketched leading names
+   * found: refused; 2026-12-25's, 106 words, had them all and joined). */
+  readonly excerpts: readonly string[];
 }
 
 /** A wire story that runs over three days: followed up at a new URL on each of the next two days,
@@ -201,10 +208,11 @@ export function buildNewsWeb(
         wire.url,
         ...copies.sort((a, b) => a.published.localeCompare(b.published)).map((c) => c.url),
       ];
-      if (copies.length > 0) syndicated.push({ headline: story.headline, urls, day: key });
+      const excerpts = copies.filter((c) => !c.free).map((c) => c.url);
+      if (copies.length > 0) syndicated.push({ headline: story.headline, urls, day: key, excerpts });
       const plan: DevelopingPlan | undefined =
         i === DEVELOPING
-          ? { headline: story.headline, urls, day: key, followUps: [], updates: [] }
+          ? { headline: story.headline, urls, day: key, excerpts, followUps: [], updates: [] }
           : undefined;
       if (plan) developing.push(plan);
       todays.wire.push({ story, wire, ...(plan ? { plan } : {}) });
