@@ -14,6 +14,7 @@ import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-strea
 import { addArticle } from "../../../shared/dedup/clusterer";
 import type { ArticleRevision } from "../../../shared/records";
 import { reviseMember } from "../../../shared/revisions/member-revision";
+import { dedupStoreAt } from "../../support/dedup-store-at";
 import { articleRevision } from "../../support/revision-fixtures";
 import { dedupMessageOf, syntheticStories } from "../../support/synthetic-stories";
 import { uniquePrefix } from "../../support/unique-prefix";
@@ -98,10 +99,7 @@ describe("reviseMember", () => {
     });
     const t0 = Date.parse("2026-11-30T12:00:00Z");
     const t1 = t0 + 2 * 86_400_000;
-    const at = (ms: number) => ({
-      store: new DynamoDedupStore(runtime.clients.doc, runtime.resources.tables, { nowMs: () => ms }),
-      now: () => new Date(ms).toISOString(),
-    });
+    const at = dedupStoreAt(runtime);
     try {
       const [c0, c1, c2, c3] = syntheticStories({
         stories: 1,
