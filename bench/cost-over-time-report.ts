@@ -95,12 +95,12 @@ export function costOverTimeReport(
   };
   const base = defaultLifecycleInputs(lshRetentionDays);
   const allStandard = lifecycleDesign(obs, { ...base, tableClass: {}, archive: archivePlan });
-  const choices = chooseTableClasses(obs, s, allStandard, months, ARTICLES_PER_DAY);
   // The design priced is the one deployed: the topology's classes; the choices are printed beside it.
   const inputs = { ...base, tableClass: TOPOLOGY_TABLE_CLASSES };
   const lifecycle = lifecycleDesign(obs, { ...inputs, archive: archivePlan });
   const today = todaysDesign(obs, lshRetentionDays);
   const bill = (d: Design, m: number) => monthlyBill(obs, s, d, m, ARTICLES_PER_DAY);
+  const choices = chooseTableClasses(allStandard, (d) => bill(d, months));
   const designs = [today, lifecycle].map((d) => {
     const first = bill(d, 1);
     const last = bill(d, months);

@@ -5,16 +5,8 @@
 
 import { tableNames, topology } from "../infra/topology";
 import { DEFAULT_FRONTIER_RETENTION_DAYS, DEFAULT_HOT_DAYS } from "../shared/config/crawl-settings";
-import type { Observed, Settings } from "./cost-model";
-import {
-  type ArchivePlan,
-  type Design,
-  monthlyBill,
-  type Retention,
-  type TableClass,
-  type TablePolicy,
-} from "./cost-over-time";
-import { PRICES, type Prices } from "./prices";
+import type { Observed } from "./cost-model";
+import type { ArchivePlan, BillLine, Design, Retention, TableClass, TablePolicy } from "./cost-over-time";
 
 /** Today: no TTL but on Buckets (the LSH retention) and Hosts; PITR on every table (infra/topology-table.ts). */
 export function todaysDesign(obs: Observed, lshRetentionDays: number): Design {
@@ -116,17 +108,11 @@ export interface ClassChoice {
   readonly chosen: TableClass;
 }
 
-/** Each table's class by the month's bill: Standard-IA where its storage saving beats its request premium. */
-export function chooseTableClasses(
-  obs: Observed,
-  s: Settings,
-  design: Design,
-  month: number,
-  articlesPerDay: number,
-  prices: Prices = PRICES,
-): ClassChoice[] {
+/** Each table's class by the month's bill (`monthBill`, e.g. monthlyBill at month 12): Standard-IA where its
+ * storage saving beats its request premium. */
+export function chooseTableClasses(design: Design, monthBill: (d: Design) => BillLine[]): ClassChoice[] {
   const bill = (d: Design) => {
-    const lines = monthlyBill(obs, s, d, month, articlesPerDay, prices);
+    const lines = monthBill(d);
     const sum = (f: (l: (typeof lines)[number]) => boolean) => lines.filter(f).reduce((x, l) => x + l.usd, 0);
     return { total: sum(() => true), storage: sum((l) => l.category === "storage" && l.unit === "GB-month") };
   };

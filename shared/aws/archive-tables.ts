@@ -32,17 +32,7 @@ export class DynamoArchiveSource implements ArchiveSource {
   ) {}
 
   async *dayArticles(day: string): AsyncIterable<readonly Record<string, unknown>[]> {
-    const pages = paginateQuery(
-      { client: this.doc },
-      {
-        TableName: this.tables.articles,
-        IndexName: ARTICLES_BY_DAY_INDEX,
-        KeyConditionExpression: "collected_day = :d",
-        ExpressionAttributeValues: { ":d": day },
-        ProjectionExpression: "article_id",
-      },
-    );
-    for await (const page of pages) {
+    for await (const page of this.dayQuery(day, { ProjectionExpression: "article_id" })) {
       const ids = (page.Items ?? []).map((i) => String(i.article_id));
       if (ids.length > 0)
         yield await this.batchGet(
@@ -54,18 +44,22 @@ export class DynamoArchiveSource implements ArchiveSource {
 
   async countDay(day: string): Promise<number> {
     let n = 0;
-    const pages = paginateQuery(
+    for await (const page of this.dayQuery(day, { Select: "COUNT" })) n += page.Count ?? 0;
+    return n;
+  }
+
+  /** The by-day index's pages of `day`, reading what `read` asks for (the ids, or only the count). */
+  private dayQuery(day: string, read: { ProjectionExpression: string } | { Select: "COUNT" }) {
+    return paginateQuery(
       { client: this.doc },
       {
         TableName: this.tables.articles,
         IndexName: ARTICLES_BY_DAY_INDEX,
         KeyConditionExpression: "collected_day = :d",
         ExpressionAttributeValues: { ":d": day },
-        Select: "COUNT",
+        ...read,
       },
     );
-    for await (const page of pages) n += page.Count ?? 0;
-    return n;
   }
 
   async storyIds(articleIds: readonly string[]): Promise<ReadonlyMap<string, string>> {

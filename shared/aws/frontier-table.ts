@@ -83,6 +83,33 @@ export class FrontierTable implements Frontier {
     }
   }
 
+  /**
+   * The update of a new crawl of the URL (a newer lastmod, a due re-check): queued for this run, its
+   * attempts from zero again (fetch gives up after MAX_FETCH_ATTEMPTS), the last delivery's traces gone.
+   * `more` adds what the cause sets or removes, and its values.
+   */
+  private newCrawl(
+    e: { run_id: string; now: string },
+    more: { set?: string; remove?: string; values: Record<string, unknown> },
+  ) {
+    const set = ["#s = :queued, run_id = :run, updated_at = :now, attempts = :zero, expires_at = :exp"];
+    const remove = ["last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message"];
+    if (more.set) set.unshift(more.set);
+    if (more.remove) remove.unshift(more.remove);
+    return {
+      UpdateExpression: `SET ${set.join(", ")} REMOVE ${remove.join(", ")}`,
+      ExpressionAttributeNames: { "#s": "status" },
+      ExpressionAttributeValues: {
+        ...more.values,
+        ":queued": "queued",
+        ":run": e.run_id,
+        ":now": e.now,
+        ":zero": 0,
+        ":exp": this.expiresAt(e.now),
+      },
+    };
+  }
+
   /** The URL listed again with a newer lastmod: a new crawl of it, unless it is queued already. */
   private async claimNewerLastmod(
     url_id: string,
@@ -93,19 +120,8 @@ export class FrontierTable implements Frontier {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { url_id },
-          // A new crawl of the URL: its attempts count from zero again (fetch gives up after MAX_FETCH_ATTEMPTS).
-          UpdateExpression:
-            "SET lastmod = :l, #s = :queued, run_id = :run, updated_at = :now, attempts = :zero, expires_at = :exp REMOVE last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
+          ...this.newCrawl(e, { set: "lastmod = :l", values: { ":l": e.lastmod } }),
           ConditionExpression: "attribute_exists(url_id) AND lastmod < :l AND #s <> :queued",
-          ExpressionAttributeNames: { "#s": "status" },
-          ExpressionAttributeValues: {
-            ":l": e.lastmod,
-            ":queued": "queued",
-            ":run": e.run_id,
-            ":now": e.now,
-            ":zero": 0,
-            ":exp": this.expiresAt(e.now),
-          },
         }),
       );
       return "updated";
@@ -159,19 +175,9 @@ export class FrontierTable implements Frontier {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { url_id },
-          UpdateExpression:
-            "SET #s = :queued, run_id = :run, updated_at = :now, attempts = :zero, expires_at = :exp REMOVE recheck_at, last_delivery, skipped_delivery, skipped_from, skip_detail, delivery_message",
+          ...this.newCrawl(e, { remove: "recheck_at", values: { ":due": due } }),
           // Two runs listing it at once: the first takes the re-check away from the second.
           ConditionExpression: "recheck_at = :due AND #s <> :queued",
-          ExpressionAttributeNames: { "#s": "status" },
-          ExpressionAttributeValues: {
-            ":due": due,
-            ":queued": "queued",
-            ":run": e.run_id,
-            ":now": e.now,
-            ":zero": 0,
-            ":exp": this.expiresAt(e.now),
-          },
         }),
       );
       return "updated";

@@ -47,7 +47,9 @@ describe("the designs compared", () => {
 
 describe("the table class, chosen by the numbers", () => {
   const choose = (o = observed) =>
-    chooseTableClasses(o, costSettings(), lifecycleDesign(o, lifecycleInputs()), 12, 5_000_000);
+    chooseTableClasses(lifecycleDesign(o, lifecycleInputs()), (d) =>
+      monthlyBill(o, costSettings(), d, 12, 5_000_000),
+    );
 
   it("picks Standard-IA where the storage it saves beats its 25 % request premium, and says by how much", () => {
     // Fingerprints: 1.8 KB kept 90 days, 3 request units an article.

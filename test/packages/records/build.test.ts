@@ -16,28 +16,16 @@ import {
   installedPackages,
   installRecordsPackage,
 } from "../../support/records-package";
+import { articleRevision } from "../../support/revision-fixtures";
 
 /** A member's MODIFY that gave it its first revision (the old image written by version 7). */
 const REVISED = streamRecord("MODIFY", {
   old: { ...member("c-a1", "a1"), record_version: 7, latest_revision: undefined },
   new: member("c-a1", "a1", {
-    latest_revision: {
-      number: 1,
-      collected_at: "2026-12-01T02:00:00.000Z",
-      modified_at: null,
+    latest_revision: articleRevision({
       headline: "Hafen nach Einigung wieder offen",
       previous_headline: "Hafen wieder offen",
-      headline_changed: true,
-      body_changed: false,
-      body_hash: "0123456789abcdef0123456789abcdef",
-      words_added: 0,
-      words_removed: 0,
-      added_sample: "",
-      removed_sample: "",
-      notice: null,
-      notice_text: null,
-      previous_body_key: "revisions/a1/1.txt.gz",
-    },
+    }),
   }),
 });
 

@@ -18,6 +18,7 @@ import type { DedupArticle, DedupStore } from "../../../shared/dedup/dedup-store
 import { MemoryDedupStore } from "../../../shared/dedup/memory-dedup-store";
 import { addArticleRetrying } from "../../../shared/dedup/retry-on-conflict";
 import type { ClusterMember, ClusterSummary } from "../../../shared/records";
+import { dedupStoreAt } from "../../support/dedup-store-at";
 import { dedupMessageOf, syntheticStories } from "../../support/synthetic-stories";
 import { uniquePrefix } from "../../support/unique-prefix";
 
@@ -245,10 +246,7 @@ describe("DynamoDedupStore", () => {
     const day = 86_400_000;
     const t0 = Date.parse("2026-11-30T12:00:00Z");
     const t1 = t0 + 29.5 * day;
-    const at = (ms: number) => ({
-      store: new DynamoDedupStore(runtime.clients.doc, runtime.resources.tables, { nowMs: () => ms }),
-      now: () => new Date(ms).toISOString(),
-    });
+    const at = dedupStoreAt(runtime);
     try {
       const [c0, c1, c2, c3] = syntheticStories({
         stories: 1,

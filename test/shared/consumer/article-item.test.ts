@@ -12,6 +12,7 @@ import {
   decodeArticleItem,
 } from "../../../shared/consumer/article-item";
 import { type Article, RECORD_VERSION } from "../../../shared/records";
+import { articleRevision } from "../../support/revision-fixtures";
 
 const BODY =
   "Dock workers at the country's three largest container ports voted to end a nine-day strike.\n\nÜber 20 % — 港口";
@@ -94,23 +95,7 @@ describe("the Articles item codec", () => {
 
   it("stores revisions only once there are some, and reads them back", () => {
     expect("revisions" in articleItemFields(article)).toBe(false);
-    const revision = {
-      number: 1,
-      collected_at: "2026-12-01T02:00:00.000Z",
-      modified_at: null,
-      headline: "Dock workers end nine-day port strike",
-      previous_headline: "Port strike ends",
-      headline_changed: true,
-      body_changed: false,
-      body_hash: "0123456789abcdef0123456789abcdef",
-      words_added: 0,
-      words_removed: 0,
-      added_sample: "",
-      removed_sample: "",
-      notice: null,
-      notice_text: null,
-      previous_body_key: "revisions/a1/1.txt.gz",
-    };
+    const revision = articleRevision();
     const revised = { ...article, revision_count: 1, revisions: [revision] };
     expect(decodeArticleItem(articleItemFields(revised))).toEqual(revised);
   });

@@ -1,24 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { buildDataset } from "../../../shared/export/dataset";
 import { datasetTables } from "../../../shared/export/tables";
+import { articleRevision } from "../../support/revision-fixtures";
 
-const revision = (number: number, headline: string, previous: string) => ({
-  number,
-  collected_at: `2026-12-01T0${number}:00:00.000Z`,
-  modified_at: null,
-  headline,
-  previous_headline: previous,
-  headline_changed: true,
-  body_changed: false,
-  body_hash: "0123456789abcdef0123456789abcdef",
-  words_added: 0,
-  words_removed: 0,
-  added_sample: "",
-  removed_sample: "",
-  notice: null,
-  notice_text: null,
-  previous_body_key: `revisions/a1/${number}.txt.gz`,
-});
+const revision = (number: number, headline: string, previous: string) =>
+  articleRevision({
+    number,
+    collected_at: `2026-12-01T0${number}:00:00.000Z`,
+    headline,
+    previous_headline: previous,
+  });
 
 describe("the revisions table", () => {
   it("has one row per revision an article keeps, with its story and count, and none for an older item", async () => {

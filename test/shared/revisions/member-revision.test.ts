@@ -14,27 +14,20 @@ import { decodeClusterStreamRecord } from "../../../shared/consumer/decode-strea
 import { addArticle } from "../../../shared/dedup/clusterer";
 import type { ArticleRevision } from "../../../shared/records";
 import { reviseMember } from "../../../shared/revisions/member-revision";
+import { dedupStoreAt } from "../../support/dedup-store-at";
+import { articleRevision } from "../../support/revision-fixtures";
 import { dedupMessageOf, syntheticStories } from "../../support/synthetic-stories";
 import { uniquePrefix } from "../../support/unique-prefix";
 import { streamRecord } from "../consumer/cluster-records";
 
-const revision = (number: number): ArticleRevision => ({
-  number,
-  collected_at: "2026-12-01T02:00:00.000Z",
-  modified_at: null,
-  headline: "Dock workers end nine-day port strike",
-  previous_headline: "Port strike ends",
-  headline_changed: true,
-  body_changed: true,
-  body_hash: "0123456789abcdef0123456789abcdef",
-  words_added: 13,
-  words_removed: 0,
-  added_sample: "Unions said the deal would be put to a second vote next week.",
-  removed_sample: "",
-  notice: null,
-  notice_text: null,
-  previous_body_key: `revisions/ps0-c0/${number}.txt.gz`,
-});
+const revision = (number: number): ArticleRevision =>
+  articleRevision({
+    number,
+    body_changed: true,
+    words_added: 13,
+    added_sample: "Unions said the deal would be put to a second vote next week.",
+    previous_body_key: `revisions/ps0-c0/${number}.txt.gz`,
+  });
 
 describe("reviseMember", () => {
   it("puts the revision on the member item, once, and keeps the article in its story", async () => {
@@ -106,10 +99,7 @@ describe("reviseMember", () => {
     });
     const t0 = Date.parse("2026-11-30T12:00:00Z");
     const t1 = t0 + 2 * 86_400_000;
-    const at = (ms: number) => ({
-      store: new DynamoDedupStore(runtime.clients.doc, runtime.resources.tables, { nowMs: () => ms }),
-      now: () => new Date(ms).toISOString(),
-    });
+    const at = dedupStoreAt(runtime);
     try {
       const [c0, c1, c2, c3] = syntheticStories({
         stories: 1,
