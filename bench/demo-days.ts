@@ -231,8 +231,9 @@ function timeGrowth(rows: readonly DayResult[]): { first: number; last: number; 
 }
 
 /** At most this ratio of the last days' median time to the first days' (timeGrowth). The day's work is
- * the same size every day (24 new stories, 6 revisions, 2 follow-ups); what grows with no TTL is the
- * report's and the summary's read of the hot tables (~1,500 articles by day 30). */
+ * the same size every day (24 new stories, 6 revisions, 2 follow-ups); what could grow is the report's
+ * and the summary's read of the hot tables, which the hot window bounds (~1,500 articles by day 30
+ * without one). */
 const TIME_FACTOR = 1.5;
 
 /** The bench: `days` days from the tests' anchor (a fixed first day: the same web, so the same figures). */

@@ -1,8 +1,8 @@
-/** A local run's archive: the days before the run clock's go to DIR/dataset/, once, and a later article re-runs its day. */
+/** A local run's archive: the days before the run clock's go to DIR/dataset/, once, a later article re-runs its day, and a day expiring stays as archived. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { archiveLocalRun, archiveSummary } from "../../../infra/local/archive-run";
@@ -65,5 +65,27 @@ describe("archiveLocalRun", () => {
     conn.closeSync();
     db.closeSync();
     expect(rows).toEqual([{ dt: "2026-12-02", n: dataset.articles.length + 1 }]);
+
+    // The day's items expiring (the TTL takes some of them first): fewer stored than archived leaves
+    // the marked day as it is; rewritten from what is left, it would lose the others.
+    await run.runtime.clients.doc.send(
+      new DeleteCommand({
+        TableName: run.runtime.resources.tables.articles,
+        Key: { article_id: "late-article" },
+      }),
+    );
+    expect(await archiveLocalRun(run.runtime, dir, "r-5", nextDay)).toMatchObject([
+      { was: "current", action: "current", articles: dataset.articles.length + 1 },
+    ]);
+    const db2 = await DuckDBInstance.create(":memory:");
+    const conn2 = await db2.connect();
+    const ids = (
+      await conn2.runAndReadAll(
+        `SELECT count(*)::INTEGER AS n, count(*) FILTER (article_id = 'late-article')::INTEGER AS late FROM read_parquet('${dir}/dataset/articles/*/*.parquet')`,
+      )
+    ).getRowObjectsJson();
+    conn2.closeSync();
+    db2.closeSync();
+    expect(ids).toEqual([{ n: dataset.articles.length + 1, late: 1 }]);
   });
 });

@@ -172,17 +172,22 @@ describe("the archive of a collected day", () => {
     const articles = await scan("articles");
     for (const a of articles)
       expect(a.expires_at).toBe(Math.floor(Date.parse(String(a.collected_at)) / 1000) + HOT);
-    // A story's latest collection: its members', or its articles' where a re-fetch moved them (day-archive.ts).
-    const articleAt = new Map(articles.map((a) => [String(a.article_id), String(a.collected_at)]));
-    const secondsOf = (at: string) => Math.floor(Date.parse(at) / 1000);
     const clusters = await scan("clusters");
     const live = new Set(dataset.stories.map((s) => s.story_id));
+    // A member's latest collection is its Articles item's when later (a page fetched again: a URL
+    // variant, a retry), as its member item keeps the first.
+    const articleCollected = new Map(
+      articles.map((a) => [String(a.article_id), Date.parse(String(a.collected_at))]),
+    );
     for (const c of clusters.filter((i) => live.has(String(i.cluster_id)))) {
       const latest = Math.max(
         ...clusters
           .filter((m) => m.cluster_id === c.cluster_id && String(m.item).startsWith("member#"))
           .map((m) =>
-            Math.max(secondsOf(String(m.collected_at)), secondsOf(articleAt.get(String(m.article_id)) ?? "")),
+            Math.floor(
+              Math.max(Date.parse(String(m.collected_at)), articleCollected.get(String(m.article_id)) ?? 0) /
+                1000,
+            ),
           ),
       );
       expect(c.expires_at).toBe(latest + (c.item === "summary" ? 90 * 86_400 : HOT));
