@@ -14,7 +14,7 @@ import { type TableName, topology } from "../infra/topology";
 import { dayBefore } from "../shared/archive/layout";
 import { decodeManifest, manifestRows } from "../shared/archive/manifest";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
-import { datasetKeys } from "../shared/config/resource-names";
+import { datasetKeys, datasetTableNames } from "../shared/config/resource-names";
 
 /** What a hook found: `checked: false` when it did not look (a test's stand-in). */
 export interface HookVerdict {
@@ -176,7 +176,7 @@ async function readArchive(dataDir: string) {
       )
     : [];
   const counts = new Map<string, number>();
-  for (const table of ["articles", "stories"])
+  for (const table of datasetTableNames)
     if (hasFiles(table))
       for (const r of await duck(
         `SELECT dt, count(*) AS n FROM read_parquet('${glob(table)}', hive_partitioning = true, hive_types = {'dt': VARCHAR}) GROUP BY dt`,
@@ -191,7 +191,7 @@ function checkManifests(root: string, counts: ReadonlyMap<string, number>): stri
   const seen = new Set<string>();
   for (const file of existsSync(dir) ? readdirSync(dir) : []) {
     const m = decodeManifest(file, readFileSync(join(dir, file)));
-    for (const table of ["articles", "stories"] as const) {
+    for (const table of datasetTableNames) {
       seen.add(`${table} ${m.day}`);
       const parquet = counts.get(`${table} ${m.day}`) ?? 0;
       if (manifestRows(m, table) !== parquet)

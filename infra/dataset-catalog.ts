@@ -43,6 +43,8 @@ const DESCRIPTIONS: Readonly<Record<DatasetTableName, string>> = {
     "One row per article, by the UTC day it was collected (dt): the columns of `storytrail export`'s articles.",
   stories:
     "One row per live story of the day's articles (dt), as of the archive's run: the columns of `storytrail export`'s stories.",
+  revisions:
+    "One row per revision an article keeps, by the UTC day that revision was collected (dt): the columns of `storytrail export`'s revisions.",
 };
 
 export interface DatasetCatalogProps {
@@ -65,7 +67,7 @@ export class DatasetCatalog extends Construct {
       databaseInput: {
         name: databaseName,
         description:
-          "storytrail's archive: articles and stories as Parquet, by collected day (docs/dataset.md).",
+          "storytrail's archive: articles and stories and their revisions as Parquet, by collected day (docs/dataset.md).",
       },
     });
     for (const name of datasetTableNames) {

@@ -49,7 +49,9 @@ export async function archiveDays(
     }
     try {
       const m = await archiveDay(deps, day, opts);
-      const bytes = [...m.tables.articles, ...m.tables.stories].reduce((n, f) => n + f.bytes, 0);
+      const bytes = Object.values(m.tables)
+        .flat()
+        .reduce((n, f) => n + f.bytes, 0);
       out.push({
         ...base,
         action: "archived",

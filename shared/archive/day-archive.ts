@@ -1,10 +1,11 @@
 /**
- * Archives one collected day: its articles and the stories they belong to as Parquet (the export's
- * columns), Athena's symlink lists, then the manifest, the commit point; then the previous run's files
+ * Archives one collected day: its articles, the stories they belong to and the revisions collected
+ * that day as Parquet (the export's columns), Athena's symlink lists, then the manifest, the commit point; then the previous run's files
  * of the day go, and only then does the hot window start on the day's items (DESIGN invariant 6:
  * archived before expired). A re-run replaces the day whole; a day's lease keeps two runs apart.
  */
 import { articleRow } from "../export/dataset";
+import { revisionRows } from "../export/revision-rows";
 import { datasetColumns } from "../export/tables";
 import { ArchiveError } from "./archive-error";
 import {
@@ -72,7 +73,7 @@ async function inBatches<T>(items: readonly T[], size: number, work: (t: T) => P
 /** Writes the day and commits its manifest (`marked_at` null): the caller holds the day's lease. */
 async function writeDay(deps: ArchiveDeps, day: string, runId: string, now: Date): Promise<WrittenDay> {
   const { source, store } = deps;
-  const files: Record<ArchiveTable, ManifestFile[]> = { articles: [], stories: [] };
+  const files: Record<ArchiveTable, ManifestFile[]> = { articles: [], stories: [], revisions: [] };
   const parts = Object.fromEntries(
     archiveTables.map((table) => [
       table,
@@ -102,8 +103,14 @@ async function writeDay(deps: ArchiveDeps, day: string, runId: string, now: Date
     for (const item of page) {
       const articleId = String(item.article_id);
       const story = stories.get(storyIds.get(articleId) ?? "");
-      const row = articleRow(item, story?.items.has(`member#${articleId}`) ? story : undefined);
+      const member = story?.items.has(`member#${articleId}`) ? story : undefined;
+      const row = articleRow(item, member);
       await parts.articles.add(row as unknown as Record<string, unknown>);
+      // The item sits in its latest collection's day; each revision is archived in its own collection's
+      // day (an earlier one was written with that day, when the item was there), so it lands once.
+      for (const r of revisionRows([item], () => member?.story_id ?? null))
+        if (r.collected_at.startsWith(day))
+          await parts.revisions.add(r as unknown as Record<string, unknown>);
       ids.push(articleId);
       const at = Math.floor(Date.parse(row.collected_at ?? `${day}T00:00:00Z`) / 1000);
       collected.push(at);

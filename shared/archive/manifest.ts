@@ -19,7 +19,12 @@ export const manifestSchema = z.object({
   written_at: z.string(),
   /** The Parquet codec the files use (ZSTD, or GZIP where the runtime has no zstd). */
   codec: z.string(),
-  tables: z.object({ articles: z.array(fileSchema), stories: z.array(fileSchema) }),
+  tables: z.object({
+    articles: z.array(fileSchema),
+    stories: z.array(fileSchema),
+    /** Since the revisions table: a manifest written before it reads as none. */
+    revisions: z._default(z.array(fileSchema), () => []),
+  }),
   /** When the hot window was set on the day's items (null until then: a re-run sets it). */
   marked_at: z.nullable(z.string()),
 });

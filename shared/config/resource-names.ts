@@ -31,8 +31,8 @@ export const outputNames = {
 } as const;
 
 /** The archive's tables: Parquet files under `dataset/<table>/dt=YYYY-MM-DD/` (docs/dataset.md). */
-export type DatasetTableName = "articles" | "stories";
-export const datasetTableNames: readonly DatasetTableName[] = ["articles", "stories"];
+export type DatasetTableName = "articles" | "stories" | "revisions";
+export const datasetTableNames: readonly DatasetTableName[] = ["articles", "stories", "revisions"];
 
 /** Where the archive lives: in the stack's raw bucket, and under a local run's `DIR/` (the same keys). */
 export const datasetKeys = {

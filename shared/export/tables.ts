@@ -92,17 +92,16 @@ const revisionColumns: Columns<RevisionRow> = {
   previous_body_key: "string",
 };
 
-const revisionColumnList = columnList(revisionColumns);
-
 /** Each exported table's columns, in order: the archive's Parquet and its Glue tables have exactly these. */
 export const datasetColumns: Readonly<Record<DatasetTableName, readonly Column[]>> = {
   articles: columnList(articleColumns),
   stories: columnList(storyColumns),
+  revisions: columnList(revisionColumns),
 };
 
 export interface Table {
   /** The file's base name, the same in every format (`articles.jsonl`, `articles.parquet`, …). */
-  readonly name: DatasetTableName | "revisions";
+  readonly name: DatasetTableName;
   readonly columns: readonly Column[];
   readonly rows: readonly Record<string, unknown>[];
 }
@@ -121,7 +120,7 @@ export function datasetTables(d: Dataset): Table[] {
     },
     {
       name: "revisions",
-      columns: revisionColumnList,
+      columns: datasetColumns.revisions,
       rows: d.revisions as unknown as Record<string, unknown>[],
     },
   ];

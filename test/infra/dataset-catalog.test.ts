@@ -43,7 +43,7 @@ describe("the dataset catalog", () => {
     });
   });
 
-  it.each(["articles", "stories"] as const)(
+  it.each(["articles", "stories", "revisions"] as const)(
     "%s: the export's columns as Hive types, dt projected over the symlink lists, Parquet SerDe",
     (name) => {
       const symlinks = `dataset/_athena/${name}/`;
@@ -89,7 +89,7 @@ describe("the dataset catalog", () => {
       url_variants: "string",
       body: "string",
     });
-    for (const name of ["articles", "stories"] as const)
+    for (const name of ["articles", "stories", "revisions"] as const)
       expect(datasetColumns[name].map((c) => c.name)).not.toContain("dt");
   });
 

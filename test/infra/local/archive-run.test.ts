@@ -36,18 +36,40 @@ describe("archiveLocalRun", () => {
     expect(await archiveLocalRun(run.runtime, dir, "r-3", nextDay)).toMatchObject([{ action: "current" }]);
 
     // An article collected on the day, stored after its archive (a late delivery), changes the count.
+    // It keeps two revisions: the day's lands in dataset/revisions/dt=2026-12-02/, the earlier day's
+    // (archived with its own day) does not.
     const late = dataset.articles[0]!;
+    const revision = (number: number, collected_at: string) => ({
+      number,
+      collected_at,
+      modified_at: null,
+      headline: `Revised ${number}`,
+      previous_headline: late.headline,
+      headline_changed: true,
+      body_changed: true,
+      body_hash: "0".repeat(32),
+      words_added: 3,
+      words_removed: 1,
+      added_sample: "new words here",
+      removed_sample: "old",
+      notice: null,
+      notice_text: null,
+      previous_body_key: null,
+    });
     await run.runtime.clients.doc.send(
       new UpdateCommand({
         TableName: run.runtime.resources.tables.articles,
         Key: { article_id: "late-article" },
-        UpdateExpression: "SET collected_day = :d, collected_at = :t, #u = :u, source_id = :s",
+        UpdateExpression:
+          "SET collected_day = :d, collected_at = :t, #u = :u, source_id = :s, revisions = :r, revision_count = :n",
         ExpressionAttributeNames: { "#u": "url" },
         ExpressionAttributeValues: {
           ":d": "2026-12-02",
           ":t": "2026-12-02T23:59:00.000Z",
           ":u": `${late.url}?late`,
           ":s": late.source_id,
+          ":r": [revision(1, "2026-12-01T10:00:00.000Z"), revision(2, "2026-12-02T23:59:00.000Z")],
+          ":n": 2,
         },
       }),
     );
@@ -62,9 +84,15 @@ describe("archiveLocalRun", () => {
         `SELECT dt::VARCHAR AS dt, count(*)::INTEGER AS n FROM read_parquet('${dir}/dataset/articles/*/*.parquet', hive_partitioning = true) GROUP BY dt`,
       )
     ).getRowObjectsJson();
+    const revisions = (
+      await conn.runAndReadAll(
+        `SELECT dt::VARCHAR AS dt, number::INTEGER AS number, revision_count::INTEGER AS revision_count FROM read_parquet('${dir}/dataset/revisions/*/*.parquet', hive_partitioning = true) WHERE article_id = 'late-article'`,
+      )
+    ).getRowObjectsJson();
     conn.closeSync();
     db.closeSync();
     expect(rows).toEqual([{ dt: "2026-12-02", n: dataset.articles.length + 1 }]);
+    expect(revisions).toEqual([{ dt: "2026-12-02", number: 2, revision_count: 2 }]);
 
     // The day's items expiring (the TTL takes some of them first): fewer stored than archived leaves
     // the marked day as it is; rewritten from what is left, it would lose the others.
