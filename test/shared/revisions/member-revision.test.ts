@@ -29,15 +29,20 @@ const revision = (number: number): ArticleRevision =>
     previous_body_key: `revisions/ps0-c0/${number}.txt.gz`,
   });
 
+/** A dedup store on fresh tables of its own. */
+async function freshStore(): Promise<DynamoDedupStore> {
+  const clients = makeClients(inject("endpoints"));
+  const res = await createLocalResources(clients, uniquePrefix("revise"));
+  return new DynamoDedupStore(clients.doc, {
+    fingerprints: res.tables.fingerprints,
+    buckets: res.tables.buckets,
+    clusters: res.tables.clusters,
+  });
+}
+
 describe("reviseMember", () => {
   it("puts the revision on the member item, once, and keeps the article in its story", async () => {
-    const clients = makeClients(inject("endpoints"));
-    const res = await createLocalResources(clients, uniquePrefix("revise"));
-    const store = new DynamoDedupStore(clients.doc, {
-      fingerprints: res.tables.fingerprints,
-      buckets: res.tables.buckets,
-      clusters: res.tables.clusters,
-    });
+    const store = await freshStore();
     const [a, , b] = syntheticStories({ stories: 2, copies: 1, singletons: 0, seed: 3, prefix: "p" }).map(
       dedupMessageOf,
     );
@@ -78,13 +83,7 @@ describe("reviseMember", () => {
   });
 
   it("clusters an article whose first message never was, then revises it", async () => {
-    const clients = makeClients(inject("endpoints"));
-    const res = await createLocalResources(clients, uniquePrefix("revise"));
-    const store = new DynamoDedupStore(clients.doc, {
-      fingerprints: res.tables.fingerprints,
-      buckets: res.tables.buckets,
-      clusters: res.tables.clusters,
-    });
+    const store = await freshStore();
     const [a] = syntheticStories({ stories: 1, copies: 0, singletons: 0, seed: 4, prefix: "q" }).map(
       dedupMessageOf,
     );
