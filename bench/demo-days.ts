@@ -43,6 +43,8 @@ export interface DayResult {
   readonly day: string;
   /** The child's wall time: the whole `storytrail demo` run, emulators and report included. */
   readonly seconds: number;
+  /** The run's own split of that time by step (demo's `phase_seconds`: sweep, crawl, archive, …). */
+  readonly phases: Readonly<Record<string, number>>;
   readonly claimed: number;
   readonly failed: number;
   /** Live stories in the hot tables after the run, and how many of them are new today. */
@@ -69,6 +71,7 @@ interface DemoJson {
   counts: { claimed: number; failed: number };
   sources: SourceCounts[];
   table_items: Record<string, number>;
+  phase_seconds: Record<string, number>;
   web: { first: string; last: string };
   stories: StoryRow[];
 }
@@ -196,6 +199,7 @@ export async function runDemoDays(opts: DemoDaysOptions): Promise<DayResult[]> {
     const row: DayResult = {
       day,
       seconds,
+      phases: json.phase_seconds,
       claimed: json.counts.claimed,
       failed: json.counts.failed,
       stories: ids.size,
@@ -212,7 +216,11 @@ export async function runDemoDays(opts: DemoDaysOptions): Promise<DayResult[]> {
     before = ids;
     rows.push(row);
     opts.log?.(
-      `day ${i + 1}/${opts.days} ${day}: ${seconds.toFixed(1)} s, ${row.stories} stories (${row.newStories} new), ${row.articles} articles, ${row.claimed} claimed, tables ${JSON.stringify(row.tables)}${row.problems.length ? `; problems: ${row.problems.join("; ")}` : ""}`,
+      `day ${i + 1}/${opts.days} ${day}: ${seconds.toFixed(1)} s (${Object.entries(row.phases)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(
+          ", ",
+        )}), ${row.stories} stories (${row.newStories} new), ${row.articles} articles, ${row.claimed} claimed, tables ${JSON.stringify(row.tables)}${row.problems.length ? `; problems: ${row.problems.join("; ")}` : ""}`,
     );
   }
   return rows;
@@ -228,6 +236,15 @@ function timeGrowth(rows: readonly DayResult[]): { first: number; last: number; 
   const first = median(rows.slice(1, 4).map((r) => r.seconds));
   const last = median(rows.slice(-3).map((r) => r.seconds));
   return { first, last, ratio: last / first };
+}
+
+/** Each step's median seconds on days 2-4 and on the last three (what grew, when the time did). */
+function phaseGrowth(rows: readonly DayResult[]): string {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.phases)))];
+  const at = (slice: readonly DayResult[], n: string) => median(slice.map((r) => r.phases[n] ?? 0));
+  return names
+    .map((n) => `${n} ${sig(at(rows.slice(1, 4), n))} → ${sig(at(rows.slice(-3), n))} s`)
+    .join(", ");
 }
 
 /** At most this ratio of the last days' median time to the first days' (timeGrowth). The day's work is
@@ -279,6 +296,7 @@ export async function benchDemoDays(
       ),
       `plan (developing stories one story each, revised pages claimed again and nothing else): ${problems.length === 0 ? "holds every day" : `${problems.length} problem(s):\n  ${problems.join("\n  ")}`}`,
       `time: ${growth ? `median of the last 3 days ${sig(growth.last)} s, of days 2-4 ${sig(growth.first)} s: ×${growth.ratio.toFixed(2)} (at most ×${TIME_FACTOR}: ${growth.ratio <= TIME_FACTOR ? "holds" : "GROWS"})` : "not compared (needs 7 days)"}`,
+      ...(growth ? [`by step (days 2-4 → last 3, medians): ${phaseGrowth(rows)}`] : []),
       `lifecycle (hot tables hold only the window, the archive every article once): ${lifecycle.length === 0 ? "holds every day" : `${lifecycle.length} problem(s):\n  ${lifecycle.join("\n  ")}`}`,
       `last day: ${Object.values(rows.at(-1)?.hooks ?? {})
         .map((h) => h.note)

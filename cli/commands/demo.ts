@@ -132,35 +132,51 @@ async function demo(opts: DemoOptions): Promise<void> {
   const reportFile = resolve(opts.report ?? join(dataDir, "report.html"));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const started = Date.now();
+  // Each step's wall seconds, for `--json` (what a run over many days watches grow).
+  const phases: Record<string, number> = {};
+  const timed = async <T>(name: string, step: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await step();
+    } finally {
+      phases[name] = (phases[name] ?? 0) + (performance.now() - t0) / 1000;
+    }
+  };
   const web = await startDemoWeb({ port, anchor, firstDay });
   log(
     `demo web: ${web.outlets.length} hosts on ${web.outlets[0]?.origin.replace(/\/\/[\d.]+:/, "//127.0.0.10-19:")}`,
   );
   let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
   const stop = stopOnSignals(() => emulators?.killNow(), log);
-  emulators = await startEmulators({ dynamoPath: join(dataDir, "dynamodb") });
+  emulators = await timed("emulators", () => startEmulators({ dynamoPath: join(dataDir, "dynamodb") }));
   try {
-    const runtime = await LocalRuntime.start({
-      endpoints: emulators.endpoints,
-      prefix: "storytrail-",
-      // Loopback and explicitly local: a short pause per host keeps the demo under a minute.
-      retryDelaySeconds: 1,
-      settings,
-    });
+    const runtime = await timed("runtime", () =>
+      LocalRuntime.start({
+        endpoints: emulators.endpoints,
+        prefix: "storytrail-",
+        // Loopback and explicitly local: a short pause per host keeps the demo under a minute.
+        retryDelaySeconds: 1,
+        settings,
+      }),
+    );
     const samplesDir = join(dataDir, "s3");
-    await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    await timed("restore", () =>
+      restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir),
+    );
     // Work a stopped demo left queued is done by this run (its Frontier items wait for it).
     const queuesDir = join(dataDir, "sqs");
-    await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
+    await timed("restore", () => restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir));
     // What DynamoDB's TTL would have deleted by the run's clock goes first (ttl-sweeper.ts).
-    await runtime.sweepExpired(clockFrom(clockStart)());
+    await timed("ttl_sweep", () => runtime.sweepExpired(clockFrom(clockStart)()));
     const runId = `demo-${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
     log("crawling …");
-    const discovery = await settleOrAbandon(
-      runtime.discover({ sources: web.sources, run_id: runId }, { signal: stop.signal }),
-      stop.signal,
+    const discovery = await timed("discover", () =>
+      settleOrAbandon(
+        runtime.discover({ sources: web.sources, run_id: runId }, { signal: stop.signal }),
+        stop.signal,
+      ),
     );
-    await runtime.drain({ signal: stop.signal });
+    await timed("fetch_and_dedup", () => runtime.drain({ signal: stop.signal }));
     if (discovery === ABANDONED || stop.signal.aborted) {
       // Stopped: what is left waits in the folder for the next demo, and there is no report.
       await saveQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
@@ -169,13 +185,13 @@ async function demo(opts: DemoOptions): Promise<void> {
       return;
     }
     const counts = await runtime.runCounts(runId);
-    await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
+    await timed("save", () => saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir));
     // The days before the clock's are complete: into DIR/dataset/, then their hot window starts.
-    const archived = archiveSummary(await archiveLocalRun(runtime, dataDir, runId));
+    const archived = archiveSummary(await timed("archive", () => archiveLocalRun(runtime, dataDir, runId)));
     if (archived) log(archived);
     const { tables } = runtime.resources;
     const source = new DynamoDatasetReader(runtime.clients.doc, tables);
-    const { dataset, data } = await writeReport(source, reportFile);
+    const { dataset, data } = await timed("report", () => writeReport(source, reportFile));
     // For machines: the hot tables' sizes after the run (what a run over many days watches).
     const tableItems: Record<string, number> = {};
     if (opts.json)
@@ -187,7 +203,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     const summary = `demo: served ${outlets} outlets (a wire service and ${outlets - 1} papers, ${web.requests()} requests); claimed ${counts.claimed} URLs: ${counts.articles} fetched as ${counts.distinct_articles} articles, ${counts.failed} failed ${JSON.stringify(counts.failure_reasons)}; ${dataset.stories.length} stories, ${multi.length} carried by 2+ outlets; ${((Date.now() - started) / 1000).toFixed(1)} s`;
     if (opts.json) {
       process.stdout.write(
-        `${JSON.stringify({ summary, outlets, web: web.days, counts, table_items: tableItems, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
+        `${JSON.stringify({ summary, outlets, web: web.days, counts, table_items: tableItems, phase_seconds: phases, sources: discovery.sources, stories: dataset.stories, report: reportFile }, null, 2)}\n`,
       );
     } else {
       const lines = [
