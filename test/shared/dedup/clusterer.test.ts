@@ -111,6 +111,39 @@ describe("addArticle", () => {
     expect(partition(store)).toEqual([["copy"], ["story"], ["stranger"]]);
   });
 
+  it("reads the story of a candidate only once its text is confirmed a copy", async () => {
+    // A store that records which stories the clusterer reads.
+    class StoryReads extends MemoryDedupStore {
+      readonly read: string[] = [];
+      override async getCluster(cluster_id: string) {
+        this.read.push(cluster_id);
+        return super.getCluster(cluster_id);
+      }
+    }
+    const store = new StoryReads();
+    const story = doc("story", article(51), "2024-03-01T10:00:00Z");
+    // Ten other stories filed in every bucket of this one, with digests like its own: each is read and
+    // judged on its text (not a copy); a copy of the story is among them.
+    const others = Array.from({ length: 10 }, (_, i) =>
+      doc(`other${i}`, article(60 + i), "2024-03-01T09:00:00Z"),
+    );
+    const copy = doc("copy", `${article(51)}\n\nCredit line.`, "2024-03-01T09:30:00Z");
+    for (const d of [...others, copy]) {
+      await addArticle(store, d, { now });
+      await store.addToBuckets(
+        articleBandKeys(story.fingerprint),
+        d.article_id,
+        candidateDigest(story.fingerprint),
+      );
+    }
+    store.read.length = 0;
+    await addArticle(store, story, { now });
+    expect(partition(store).find((g) => g.includes("story"))).toEqual(["copy", "story"]);
+    // Before, every candidate's story was looked up first: 2 reads each, 20 for the ten that are no copy.
+    const otherStories = new Set(others.map((d) => `c-${d.article_id}`));
+    expect(store.read.filter((id) => otherStories.has(id))).toEqual([]);
+  });
+
   it("is idempotent: adding the same article twice changes nothing", async () => {
     const store = new MemoryDedupStore();
     await addArticle(store, doc("a1", article(1), "2024-03-01T10:00:00Z"), { now });
