@@ -120,7 +120,7 @@ async function crawl(opts: CrawlOptions): Promise<void> {
     { startDemoSite },
     { startEmulators },
     { LocalRuntime },
-    { restoreSamples, saveSamples },
+    { saveSamples },
     { restoreQueues, saveQueues },
     { archiveLocalRun, archiveSummary },
   ] = await Promise.all([
@@ -172,8 +172,6 @@ async function crawl(opts: CrawlOptions): Promise<void> {
       settings,
     });
     try {
-      const restored = await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
-      if (restored) log(`restored ${restored} raw samples`);
       // Work a stopped run left in the queues (fauxqs keeps none across restarts) is done by this one.
       const resumed = await restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir);
       if (resumed) log(`resumed ${resumed} queued messages of an earlier run`);

@@ -105,7 +105,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     { startDemoWeb },
     { startEmulators },
     { LocalRuntime },
-    { restoreSamples, saveSamples },
+    { saveSamples },
     { DynamoDatasetReader },
     { writeReport },
     { restoreQueues, saveQueues },
@@ -160,9 +160,6 @@ async function demo(opts: DemoOptions): Promise<void> {
       }),
     );
     const samplesDir = join(dataDir, "s3");
-    await timed("restore", () =>
-      restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir),
-    );
     // Work a stopped demo left queued is done by this run (its Frontier items wait for it).
     const queuesDir = join(dataDir, "sqs");
     await timed("restore", () => restoreQueues(runtime.clients.sqs, runtime.resources.queueUrls, queuesDir));

@@ -279,7 +279,7 @@ async function importInto(
       await store.close();
     }
   }
-  const [{ startEmulators }, { LocalRuntime }, { restoreSamples, saveSamples }] = await Promise.all([
+  const [{ startEmulators }, { LocalRuntime }, { saveSamples }] = await Promise.all([
     import("../../infra/local/emulators"),
     import("../../infra/local/runtime"),
     import("../../infra/local/sample-persistence"),
@@ -291,7 +291,6 @@ async function importInto(
   try {
     // The same resource names as `storytrail crawl`.
     const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: "storytrail-" });
-    await restoreSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     const summary = await importFiles(runtime, files, opts);
     await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     await runtime.close();
