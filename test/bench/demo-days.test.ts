@@ -31,6 +31,11 @@ it("three days into one folder with a 1-day hot window: new stories each day, de
   }
   expect(rows.map((r) => r.day)).toEqual(["2026-12-02", "2026-12-03", "2026-12-04"]);
   expect(rows.map((r) => r.problems)).toEqual([[], [], []]);
+  // Every pick-up of these three days is in its wire story's (the month's figure is in the bench).
+  expect(rows.map((r) => r.copies.apart)).toEqual([[], [], []]);
+  for (const r of rows) expect(r.copies.total).toBeGreaterThan(20);
+  // The run's CPU time (the JVM's included) is read for the time check.
+  for (const r of rows) expect(r.cpuSeconds).toBeGreaterThan(1);
   for (const r of rows) {
     expect(r.hooks.hotTablesHoldOnlyTheWindow).toMatchObject({ checked: true, problems: [] });
     expect(r.hooks.archiveHoldsEachArticleOnce).toMatchObject({ checked: true, problems: [] });
