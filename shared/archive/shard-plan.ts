@@ -13,7 +13,7 @@ import type { ArchiveSource, CollectedRange } from "./ports";
  * 1 M keeps a shard's write near 150-300 s of the function's 900 s and under 1 GB of its 1,769 MB, and
  * cuts the design's 5 M-article day into ~5 shards (a Map of 5 items, 3 at once).
  */
-export const SHARD_ARTICLES = 1_000_000;
+const SHARD_ARTICLES = 1_000_000;
 
 /** Shard `n` of a day: the articles whose `collected_at` falls in its range. */
 export interface ShardRange extends CollectedRange {

@@ -53,6 +53,8 @@ export class GzipLines {
 
   async put(store: ObjectStore, key: string): Promise<void> {
     this.flush();
+    // An empty ledger is still a gzip file (an empty object is not one: gunzip refuses it).
+    if (this.chunks.length === 0) this.chunks.push(new Uint8Array(zlib.gzipSync("")));
     await storeCall("write", key, () => store.put(key, this.chunks));
   }
 }
