@@ -8,10 +8,11 @@ import type { ArchiveDeps } from "./day-archive";
 import type { ArchiveSource, CollectedRange } from "./ports";
 
 /**
- * Articles a shard holds at most. Measured (bench --only archive, Node 24, zstd): 154 CPU-s and 936 MB
- * peak RSS a million in one process, and a 250 k shard 39 CPU-s and ~330 MB (docs/scale.md "Archive"):
- * 1 M keeps a shard's write near 150-300 s of the function's 900 s and under 1 GB of its 1,769 MB, and
- * cuts the design's 5 M-article day into ~5 shards (a Map of 5 items, 3 at once).
+ * Articles a shard holds at most. Measured (bench --only archive, Node 24, zstd, 2026-12-06): a day of
+ * 1 M in one process 154 CPU-s and 936 MB peak RSS; the same day in shards of 250 k, each step its own
+ * process, 35-40 CPU-s and 542-634 MB a shard's write, 8.8 CPU-s and 324 MB the commit (docs/scale.md
+ * "Archive"). 1 M keeps a shard's write near 150-300 s of the function's 900 s and under 1 GB of its
+ * 1,769 MB, and cuts the design's 5 M-article day into ~5 shards (a Map of 5 items, 3 at once).
  */
 const SHARD_ARTICLES = 1_000_000;
 
