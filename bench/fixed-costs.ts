@@ -35,8 +35,9 @@ export function targetCustomMetricCount(): number {
  */
 const EMPTY_RECEIVES_PER_QUEUE_MONTH = 5 * 3 * 43_800;
 /** Alarms besides two per function (errors, throttles) and two per queue (dead letters, age): the
- * quality drop alarm and the backfill run's failure alarm (infra/stack.ts, infra/backfill.ts). */
-const OTHER_ALARMS = 2;
+ * quality drop alarm, the backfill run's and the archive run's failure alarms (infra/stack.ts, infra/backfill.ts,
+ * infra/archive-steps.ts). */
+const OTHER_ALARMS = 3;
 
 /** The stack as the topology declares it: alarms, polled queues and schedules follow from it. */
 export function stackFixedMonthly(customMetrics: number = targetCustomMetricCount()): FixedMonthly {

@@ -218,6 +218,23 @@ if (want("archive")) {
       ],
     )}\n5 M in one invocation: ${r.fiveMillion.fitsOneInvocation ? "yes" : "no: shard the day (docs/scale.md, Archive)"}`,
   );
+  // The same day in 4 shards, each step in its own process, as the state machine's invocations.
+  const { benchArchiveSharded } = await import("./archive");
+  const sharded = await benchArchiveSharded(articles, articles / 4);
+  results.archiveSharded = sharded;
+  print(
+    `Archive in shards: ${articles.toLocaleString("en")} articles in shards of ${sharded.shardArticles.toLocaleString("en")}, each step in a fresh process (${sharded.codec}; Node ${sharded.node})\n${formatTable(
+      ["step", "articles", "stories", "seconds", "CPU seconds", "peak RSS MB"],
+      sharded.steps.map((s) => [
+        s.step,
+        s.articles.toLocaleString("en"),
+        s.stories.toLocaleString("en"),
+        sig(s.seconds),
+        sig(s.cpuSeconds),
+        sig(s.maxRssMb),
+      ]),
+    )}`,
+  );
 }
 
 if (want("discover")) {

@@ -18,7 +18,7 @@ import {
   ScheduleExpression,
   ScheduleTargetInput,
 } from "aws-cdk-lib/aws-scheduler";
-import { LambdaInvoke } from "aws-cdk-lib/aws-scheduler-targets";
+import { LambdaInvoke, StepFunctionsStartExecution } from "aws-cdk-lib/aws-scheduler-targets";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from "aws-cdk-lib/cx-api";
 import type { Construct } from "constructs";
@@ -26,6 +26,7 @@ import { METRICS_NAMESPACE, metricService, qualityMetrics } from "../shared/conf
 import { outputNames } from "../shared/config/resource-names";
 import { DEFAULT_SOURCE_SCHEDULE } from "../shared/discover/cadence";
 import { AlarmTopic } from "./alarm-topic";
+import { ArchiveSteps } from "./archive-steps";
 import { BackfillMap } from "./backfill";
 import { BUNDLING } from "./bundling";
 import { buildDashboard } from "./dashboard";
@@ -81,6 +82,8 @@ export class StorytrailStack extends Stack {
   readonly buckets = {} as Record<BucketName, s3.Bucket>;
   /** Every topology function; `backfill` only when the deploy settings leave it on (the default). */
   readonly functions = {} as Record<FunctionName, NodejsFunction>;
+  /** The state machines of functions whose schedule runs them in steps (the archive: infra/archive-steps.ts). */
+  readonly steps = {} as Partial<Record<FunctionName, ArchiveSteps>>;
   /** The backfill's Distributed Map (infra/backfill.ts), unless the deploy settings turn it off. */
   readonly backfill: BackfillMap | undefined;
   /** Every alarm of the stack goes through it, so each one notifies the topic's subscribers. */
@@ -356,8 +359,29 @@ export class StorytrailStack extends Stack {
       assumedBy: new iam.ServicePrincipal("scheduler.amazonaws.com", {
         conditions: { StringEquals: { "aws:SourceAccount": this.account } },
       }),
-      description: `EventBridge Scheduler invoking the storytrail ${name} function`,
+      description: `EventBridge Scheduler ${trigger.steps ? "starting the state machine of" : "invoking"} the storytrail ${name} function`,
     });
+    if (trigger.steps) {
+      // The schedule starts the run of steps (its grant: StartExecution on this one state machine).
+      const steps = new ArchiveSteps(this, `${pascal(name)}Steps`, {
+        fn,
+        spec: trigger.steps,
+        tracing: this.settings.ops.tracing,
+        alarms: this.alarms,
+      });
+      this.steps[name] = steps;
+      new Schedule(this, `${pascal(name)}Schedule`, {
+        schedule: ScheduleExpression.expression(cron),
+        description: trigger.description,
+        target: new StepFunctionsStartExecution(steps.stateMachine, {
+          role,
+          input: ScheduleTargetInput.fromObject({}),
+          retryAttempts: 2,
+          maxEventAge: Duration.hours(1),
+        }),
+      });
+      return;
+    }
     acknowledgeSchedulerRole(role, fn);
     // The dispatcher's tick tells it which window it covers and the cadence of sources naming none.
     const input = trigger.tick

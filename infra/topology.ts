@@ -3,6 +3,7 @@
  * their triggers and access. infra/stack.ts turns it into CloudFormation; infra/local/runtime.ts turns
  * it into resources on local emulators and drives the same handlers. Nothing else names a resource.
  */
+import { ARCHIVE_RUN_SECONDS } from "../shared/archive/archive-steps";
 import { ARCHIVE_PREFIX } from "../shared/archive/layout";
 import {
   type BucketName,
@@ -46,6 +47,10 @@ export type Trigger =
       readonly description: string;
       /** The schedule's input carries its scheduled time and the default source cadence (the dispatcher). */
       readonly tick?: true;
+      /** The schedule starts a state machine of the function's steps instead of invoking it once (the
+       * archive's day in shards: infra/archive-steps.ts builds it; a local run runs the same steps in
+       * sequence in one process, infra/local/archive-run.ts). */
+      readonly steps?: StepsSpec;
     }
   | {
       readonly kind: "queue";
@@ -56,6 +61,13 @@ export type Trigger =
   /** One invocation per WARC file (and per resumed part of it), from a Step Functions Distributed Map
    * (infra/backfill.ts); concurrency and failure tolerance are deploy settings. */
   | { readonly kind: "distributed-map"; readonly description: string };
+
+export interface StepsSpec {
+  /** The whole run's limit, which is also how long it holds a day's lease. */
+  readonly timeoutSeconds: number;
+  /** Shards written (or marked) at once: the Map's MaxConcurrency. */
+  readonly shardConcurrency: number;
+}
 
 export interface FunctionAccess {
   readonly tables: Partial<Record<TableName, "read" | "readwrite">>;
@@ -279,14 +291,17 @@ export const topology: Topology = {
       // peak RSS 936 MB under V8's defaults, 814 MB with a 512 MB old space; 1,769 MB is ~2x that and one
       // full vCPU for the encoding and compression (149-154 CPU s a million).
       memoryMb: 1769,
-      // Lambda's maximum; a day of 1 M articles took 231-300 s on 2 shared cores (docs/scale.md "Archive";
-      // 5 M a day needs the day sharded, not built yet).
+      // Lambda's maximum, per step: a shard of up to SHARD_ARTICLES (1 M) is written in ~150-300 s
+      // (docs/scale.md "Archive"), so a 5 M day is ~5 shards of steps, not one invocation.
       timeoutSeconds: 900,
       trigger: {
         kind: "schedule",
         // After midnight UTC, once yesterday's last fetches are through dedup (the dedup queue's alarm age is 1 h).
         cron: "cron(30 1 * * ? *)",
-        description: "Daily at 01:30 UTC: archive yesterday and re-check the day before",
+        description: "Daily at 01:30 UTC: archive yesterday and re-check the day before, a day in shards",
+        // 3 shards at once: a 5 M day's ~5 shards in two waves, and 3 x ~1 M rows of reads and
+        // UpdateItems at once stay well under the tables' on-demand throughput.
+        steps: { timeoutSeconds: ARCHIVE_RUN_SECONDS, shardConcurrency: 3 },
       },
       access: {
         // hosts: the day's lease (shared/aws/day-lease-item.ts); articles and clusters: the hot window.

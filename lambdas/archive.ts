@@ -1,11 +1,14 @@
 /**
- * archive λ (scheduled, daily): archives yesterday's collected day into the stack's bucket as Parquet
- * and re-checks the day before (its manifest's rows against the table's count: a late article makes it
- * run again), then starts the hot window on what each archived day holds (shared/archive/).
+ * archive λ: archives yesterday's collected day into the stack's bucket as Parquet and re-checks the
+ * day before (its manifest's rows against the table's count: a late article makes it run again), then
+ * starts the hot window on what each archived day holds (shared/archive/). The daily schedule starts a
+ * state machine (infra/archive-steps.ts) that invokes it once per step (`{ step: … }`: a day in shards);
+ * an event without a step runs whole days in this invocation (a small day, by hand).
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "aws-lambda";
 import { archiveDays, type DayOutcome } from "../shared/archive/archive-run";
+import { ARCHIVE_RUN_SECONDS, type ArchiveStepEvent, runArchiveStep } from "../shared/archive/archive-steps";
 import { archiveWindows } from "../shared/archive/archive-windows";
 import { dayBefore } from "../shared/archive/layout";
 import { archiveCodec } from "../shared/archive/parquet-codec";
@@ -22,12 +25,20 @@ import { crawlSettings } from "../shared/config/crawl-settings";
 export interface ArchiveEvent {
   /** Days to archive (`YYYY-MM-DD`); default yesterday and the day before, by the function's clock. */
   readonly days?: readonly string[];
+  /** One step of the state machine (shared/archive/archive-steps.ts), with what it carries. */
+  readonly step?: string;
+}
+
+/** Whole days answer with their outcomes; a step with what the next step takes. */
+export interface ArchiveHandler {
+  (event?: { readonly days?: readonly string[] }, context?: Context): Promise<DayOutcome[]>;
+  (event: ArchiveStepEvent, context?: Context): Promise<unknown>;
 }
 
 /** Without a Lambda context (a local call): the lease a run holds, the function's timeout at most. */
 const LOCAL_LEASE_MS = 15 * 60_000;
 
-export function createArchiveHandler(env: Env) {
+export function createArchiveHandler(env: Env): ArchiveHandler {
   const { endpoints, region } = awsTarget(env);
   const { doc } = makeDynamoClients(endpoints, region);
   const settings = crawlSettings(env);
@@ -42,30 +53,37 @@ export function createArchiveHandler(env: Env) {
   const bucket = resource.bucket(env, "raw");
   const s3 = loadS3Client(endpoints, region);
 
-  return async (event: ArchiveEvent = {}, context?: Context): Promise<DayOutcome[]> => {
+  const handle = async (event: ArchiveEvent = {}, context?: Context): Promise<unknown> => {
     if (context) logger.addContext(context);
     const now = clock();
     const days = event.days ?? [dayBefore(now, 1), dayBefore(now, 2)];
-    const outcomes = await archiveDays(
-      {
-        source,
-        store: new S3ObjectStore(await s3, bucket),
-        lease,
-        codec: archiveCodec(),
-        ...archiveWindows(settings),
-        // A run cannot outlive its invocation: past that, its lease is free for the next run.
-        leaseMs: context?.getRemainingTimeInMillis() ?? LOCAL_LEASE_MS,
-      },
-      days,
-      { runId: `${now.toISOString().replace(/[-:.]/g, "")}-${randomUUID().slice(0, 8)}`, now },
-    );
+    const runId = () => `${now.toISOString().replace(/[-:.]/g, "")}-${randomUUID().slice(0, 8)}`;
+    const deps = {
+      source,
+      store: new S3ObjectStore(await s3, bucket),
+      lease,
+      codec: archiveCodec(),
+      ...archiveWindows(settings),
+      // A step's lease lasts the state machine's run; a whole day here cannot outlive this invocation.
+      leaseMs:
+        event.step !== undefined
+          ? ARCHIVE_RUN_SECONDS * 1000
+          : (context?.getRemainingTimeInMillis() ?? LOCAL_LEASE_MS),
+    };
+    if (event.step !== undefined) {
+      const out = await runArchiveStep(deps, event, { now, defaultDays: days, newRunId: runId });
+      logger.info("archive step", { event: { ...event }, out: out as Record<string, unknown> });
+      return out;
+    }
+    const outcomes = await archiveDays(deps, days, { runId: runId(), now });
     for (const o of outcomes) logger.info("archive day", { ...o });
     return outcomes;
   };
+  return handle as ArchiveHandler;
 }
 
-let cached: ReturnType<typeof createArchiveHandler> | undefined;
-export const handler = (event?: ArchiveEvent, context?: Context) => {
+let cached: ArchiveHandler | undefined;
+export const handler = (event?: ArchiveEvent, context?: Context): Promise<unknown> => {
   cached ??= createArchiveHandler(process.env);
-  return cached(event, context);
+  return cached(event as ArchiveStepEvent, context);
 };

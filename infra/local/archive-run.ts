@@ -1,8 +1,10 @@
 /**
  * A local run's archive: at the end of `crawl` and `demo`, every collected day before the run clock's
  * day that is not archived, or whose count changed, is written to `DIR/dataset/` (the stack's layout,
- * without Athena's symlink lists), then its items get their hot window. The same domain code as the
- * archive function (shared/archive/), with the run's folder as its object store.
+ * without Athena's symlink lists), then its items get their hot window. The same domain code and the
+ * same steps as the deployed state machine (plan → write each shard → commit → mark each shard →
+ * finish: shared/archive/day-archive.ts), in sequence in this process, with the run's folder as its
+ * object store. A local day is one shard unless `shardArticles` says otherwise (the tests).
  */
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import { archiveDays, type DayOutcome } from "../../shared/archive/archive-run";
@@ -38,6 +40,7 @@ export async function archiveLocalRun(
   dataDir: string,
   runId: string,
   now?: Date,
+  opts: { readonly shardArticles?: number } = {},
 ): Promise<DayOutcome[]> {
   const settings = crawlSettings(runtime.env("archive"));
   now ??= clockFrom(settings.STORYTRAIL_NOW)();
@@ -52,11 +55,18 @@ export async function archiveLocalRun(
       lease: new DayLeaseItem(doc, tables.hosts),
       codec: archiveCodec(),
       ...archiveWindows(settings),
-      leaseMs: topology.functions.archive.timeoutSeconds * 1000,
+      // The deployed run's lease: the state machine's timeout (topology.ts).
+      leaseMs: archiveRunSeconds() * 1000,
+      ...opts,
     },
     days,
     { runId: runId.replace(/[^A-Za-z0-9_-]/g, "-"), now },
   );
+}
+
+function archiveRunSeconds(): number {
+  const { trigger, timeoutSeconds } = topology.functions.archive;
+  return trigger.kind === "schedule" && trigger.steps ? trigger.steps.timeoutSeconds : timeoutSeconds;
 }
 
 /** One line for a run's log: what was archived, or null when nothing was due. */

@@ -2,6 +2,8 @@
 export type ArchiveErrorCode =
   /** Not a `YYYY-MM-DD` day. */
   | "bad_day"
+  /** A step event the archive function does not know (the state machine and the function disagree). */
+  | "bad_step"
   /** The day's manifest is not JSON or not a manifest: the day is left as it is until it is re-run. */
   | "bad_manifest"
   /** A file the manifest lists is missing or differs from its checksum. */

@@ -5,7 +5,7 @@
 import { ArchiveError } from "./archive-error";
 import { type ArchiveDeps, archiveDay } from "./day-archive";
 import { type DayStatus, dayStatus } from "./day-status";
-import { manifestRows } from "./manifest";
+import { type Manifest, manifestRows } from "./manifest";
 
 export interface DayOutcome {
   readonly day: string;
@@ -19,6 +19,13 @@ export interface DayOutcome {
   readonly note?: string;
 }
 
+/** A day the run archives, and why. */
+export interface DueDay {
+  readonly day: string;
+  readonly was: DayStatus["state"];
+  readonly note?: string;
+}
+
 function noteOf(status: DayStatus): string | undefined {
   if (status.state === "damaged") return status.reason;
   if (status.state === "changed")
@@ -26,6 +33,45 @@ function noteOf(status: DayStatus): string | undefined {
   return undefined;
 }
 
+/** An archived day's outcome, from its manifest. */
+export const archivedOutcome = (due: DueDay, m: Manifest): DayOutcome => ({
+  ...due,
+  action: "archived",
+  articles: manifestRows(m, "articles"),
+  stories: manifestRows(m, "stories"),
+  bytes: Object.values(m.tables)
+    .flat()
+    .reduce((n, f) => n + f.bytes, 0),
+});
+
+/** Which of `days` are due (not current), and the outcomes of those that are current. */
+export async function dueDays(
+  deps: Pick<ArchiveDeps, "source" | "store">,
+  days: readonly string[],
+): Promise<{ readonly days: DueDay[]; readonly current: DayOutcome[] }> {
+  const due: DueDay[] = [];
+  const current: DayOutcome[] = [];
+  for (const day of days) {
+    const status = await dayStatus(deps.source, deps.store, day);
+    const note = noteOf(status);
+    if (status.state !== "current") {
+      due.push({ day, was: status.state, ...(note ? { note } : {}) });
+      continue;
+    }
+    const m = status.manifest;
+    current.push({
+      day,
+      was: status.state,
+      action: "current",
+      articles: manifestRows(m, "articles"),
+      stories: manifestRows(m, "stories"),
+      bytes: 0,
+    });
+  }
+  return { days: due, current };
+}
+
+/** Archives each due day of `days` in this process, in order (the days' own order is kept). */
 export async function archiveDays(
   deps: ArchiveDeps,
   days: readonly string[],
@@ -33,35 +79,17 @@ export async function archiveDays(
 ): Promise<DayOutcome[]> {
   const out: DayOutcome[] = [];
   for (const day of days) {
-    const status = await dayStatus(deps.source, deps.store, day);
-    const note = noteOf(status);
-    const base = { day, was: status.state, ...(note ? { note } : {}) };
-    if (status.state === "current") {
-      const m = status.manifest;
-      out.push({
-        ...base,
-        action: "current",
-        articles: manifestRows(m, "articles"),
-        stories: manifestRows(m, "stories"),
-        bytes: 0,
-      });
+    const checked = await dueDays(deps, [day]);
+    const [due] = checked.days;
+    if (!due) {
+      out.push(...checked.current);
       continue;
     }
     try {
-      const m = await archiveDay(deps, day, opts);
-      const bytes = Object.values(m.tables)
-        .flat()
-        .reduce((n, f) => n + f.bytes, 0);
-      out.push({
-        ...base,
-        action: "archived",
-        articles: manifestRows(m, "articles"),
-        stories: manifestRows(m, "stories"),
-        bytes,
-      });
+      out.push(archivedOutcome(due, await archiveDay(deps, day, opts)));
     } catch (err) {
       if (!(err instanceof ArchiveError && err.code === "day_busy")) throw err;
-      out.push({ ...base, action: "busy", articles: 0, stories: 0, bytes: 0, note: err.message });
+      out.push({ ...due, action: "busy", articles: 0, stories: 0, bytes: 0, note: err.message });
     }
   }
   return out;

@@ -30,6 +30,15 @@ export const partitionPrefix = (table: ArchiveTable, day: string): string => dat
 export const dataKey = (table: ArchiveTable, day: string, runId: string, n: number): string =>
   `${partitionPrefix(table, day)}part-${runId}-${String(n).padStart(5, "0")}.parquet`;
 
+/** A file shard `shard` of run `runId` wrote (articles, revisions): `part-<runId>-<shard>-<nnnn>`. */
+export const shardDataKey = (
+  table: ArchiveTable,
+  day: string,
+  runId: string,
+  shard: number,
+  n: number,
+): string => `${partitionPrefix(table, day)}part-${runId}-${shard}-${String(n).padStart(4, "0")}.parquet`;
+
 export const manifestKey = (day: string): string => datasetKeys.manifest(day);
 
 /** Athena's entry to a day: the partition projection's location template points here. */

@@ -1,11 +1,25 @@
 /** What the archive needs from the hot tables, from the object store and from a lease: its ports. */
 
+/**
+ * A range of the by-day index's sort key, `collected_at`: from `from` (inclusive) to `to` (exclusive);
+ * null is open (the day's first shard starts at its first article, the last ends at its last).
+ */
+export interface CollectedRange {
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
 /** The hot tables (DynamoDB in AWS and in a local run's emulators). */
 export interface ArchiveSource {
-  /** The day's article items, as the Articles table holds them, a page at a time (the by-day index). */
-  dayArticles(day: string): AsyncIterable<readonly Record<string, unknown>[]>;
-  /** How many articles the table holds for the day (the next day's re-check compares it). */
-  countDay(day: string): Promise<number>;
+  /** The day's article items (within `range` when given), as the Articles table holds them, a page at
+   * a time in `collected_at` order (the by-day index). */
+  dayArticles(day: string, range?: CollectedRange): AsyncIterable<readonly Record<string, unknown>[]>;
+  /** How many articles the table holds for the day (the next day's re-check compares it); with a
+   * range, about how many fall in it (an article at `to` may be counted in both ranges: a plan's
+   * estimate, never a check). */
+  countDay(day: string, range?: CollectedRange): Promise<number>;
+  /** The `collected_at` of each article in `range`, in order, a page at a time (keys only). */
+  collectedAts(day: string, range: CollectedRange): AsyncIterable<readonly string[]>;
   /** The live story each article's claim chose, followed through `merged_into`; absent when none. */
   storyIds(articleIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
   /** A story's summary, member and outlet items; empty when it has none. */

@@ -9,7 +9,7 @@ import {
   paginateQuery,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type { ArchiveSource } from "../archive/ports";
+import type { ArchiveSource, CollectedRange } from "../archive/ports";
 import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
 import { chunks, pause } from "./batch-write";
 import { isConditionalCheckFailure } from "./conditional-check";
@@ -18,6 +18,10 @@ import { isConditionalCheckFailure } from "./conditional-check";
 const MAX_MERGE_HOPS = 50;
 /** Updates in flight at once. */
 const UPDATES_AT_ONCE = 16;
+
+/** A page's index items without those at the range's exclusive end (BETWEEN included them). */
+const inRange = (items: readonly Record<string, unknown>[] | undefined, range: CollectedRange | undefined) =>
+  (items ?? []).filter((i) => range?.to == null || String(i.collected_at) < range.to);
 
 export interface ArchiveTableNames {
   readonly articles: string;
@@ -31,32 +35,65 @@ export class DynamoArchiveSource implements ArchiveSource {
     private readonly tables: ArchiveTableNames,
   ) {}
 
-  async *dayArticles(day: string): AsyncIterable<readonly Record<string, unknown>[]> {
-    for await (const page of this.dayQuery(day, { ProjectionExpression: "article_id" })) {
-      const ids = (page.Items ?? []).map((i) => String(i.article_id));
-      if (ids.length > 0)
-        yield await this.batchGet(
+  async *dayArticles(day: string, range?: CollectedRange): AsyncIterable<readonly Record<string, unknown>[]> {
+    for await (const page of this.dayQuery(day, range, {
+      ProjectionExpression: "article_id, collected_at",
+    })) {
+      const ids = inRange(page.Items, range).map((i) => String(i.article_id));
+      if (ids.length > 0) {
+        // BatchGetItem answers in any order: the index's order (collected_at) is kept for the files.
+        const items = await this.batchGet(
           this.tables.articles,
           ids.map((article_id) => ({ article_id })),
         );
+        const byId = new Map(items.map((i) => [String(i.article_id), i]));
+        yield ids.flatMap((id): Record<string, unknown>[] => {
+          const item = byId.get(id);
+          return item ? [item] : [];
+        });
+      }
     }
   }
 
-  async countDay(day: string): Promise<number> {
+  async countDay(day: string, range?: CollectedRange): Promise<number> {
     let n = 0;
-    for await (const page of this.dayQuery(day, { Select: "COUNT" })) n += page.Count ?? 0;
+    for await (const page of this.dayQuery(day, range, { Select: "COUNT" })) n += page.Count ?? 0;
     return n;
   }
 
-  /** The by-day index's pages of `day`, reading what `read` asks for (the ids, or only the count). */
-  private dayQuery(day: string, read: { ProjectionExpression: string } | { Select: "COUNT" }) {
+  async *collectedAts(day: string, range: CollectedRange): AsyncIterable<readonly string[]> {
+    for await (const page of this.dayQuery(day, range, { ProjectionExpression: "collected_at" }))
+      yield inRange(page.Items, range).map((i) => String(i.collected_at));
+  }
+
+  /** The by-day index's pages of `day` (in `range`), reading what `read` asks for (keys, or the count). */
+  private dayQuery(
+    day: string,
+    range: CollectedRange | undefined,
+    read: { ProjectionExpression: string } | { Select: "COUNT" },
+  ) {
+    // One condition on a sort key: both ends are BETWEEN, which includes `to` (inRange drops it).
+    const from = range?.from ?? null;
+    const to = range?.to ?? null;
+    const sortKey =
+      from !== null && to !== null
+        ? " AND collected_at BETWEEN :f AND :t"
+        : from !== null
+          ? " AND collected_at >= :f"
+          : to !== null
+            ? " AND collected_at < :t"
+            : "";
     return paginateQuery(
       { client: this.doc },
       {
         TableName: this.tables.articles,
         IndexName: ARTICLES_BY_DAY_INDEX,
-        KeyConditionExpression: "collected_day = :d",
-        ExpressionAttributeValues: { ":d": day },
+        KeyConditionExpression: `collected_day = :d${sortKey}`,
+        ExpressionAttributeValues: {
+          ":d": day,
+          ...(from !== null && sortKey.includes(":f") ? { ":f": from } : {}),
+          ...(to !== null && sortKey.includes(":t") ? { ":t": to } : {}),
+        },
         ...read,
       },
     );

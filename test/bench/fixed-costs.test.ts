@@ -13,7 +13,8 @@ import { failureReason } from "../../shared/records";
 it("counts the stack's alarms, polled queues and schedules from the topology", () => {
   const f = stackFixedMonthly(10);
   expect(f.customMetrics).toBe(10);
-  expect(f.alarms).toBe(2 * functionNames.length + 2 * queueNames.length + 2);
+  // The quality drop alarm and the backfill and archive runs' failure alarms.
+  expect(f.alarms).toBe(2 * functionNames.length + 2 * queueNames.length + 3);
   // The fetch, discover and dedup queues: all standard since pacing left the fetch function.
   expect(f.polledQueues).toEqual({ fifo: 0, standard: 3 });
   expect(f.dashboards).toBe(1);

@@ -367,11 +367,17 @@ describe("schedules", () => {
     });
   });
 
-  it("runs every other scheduled function on its topology cron", () => {
+  it("runs every other scheduled function on its topology cron (the archive: its state machine of steps)", () => {
+    const startsSteps = (name: FunctionName) =>
+      ofType("AWS::Scheduler::Schedule")
+        .map(([, r]) => r.Properties as { ScheduleExpression: string; Target: { Arn: unknown } })
+        .filter((s) => refs(s.Target.Arn).has(logicalId(stack.steps[name]!.stateMachine)));
     for (const name of functionNames) {
       const trigger = topology.functions[name].trigger;
       if (trigger.kind !== "schedule" || name === "dispatch") continue;
-      expect(schedulesOf(name).map((s) => s.ScheduleExpression)).toEqual([trigger.cron]);
+      const scheduled = trigger.steps ? startsSteps(name) : schedulesOf(name);
+      expect(scheduled.map((s) => s.ScheduleExpression)).toEqual([trigger.cron]);
+      if (trigger.steps) expect(schedulesOf(name)).toEqual([]);
     }
   });
 });

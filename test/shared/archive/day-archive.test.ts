@@ -123,7 +123,7 @@ describe("the archive of a collected day", () => {
     );
     expect(err).toBeInstanceOf(ArchiveError);
     expect(err.code).toBe("store_refused");
-    expect(err.message).toMatch(/refused to write dataset\/articles\/dt=2026-12-02\/part-r0-00000\.parquet/);
+    expect(err.message).toMatch(/refused to write dataset\/articles\/dt=2026-12-02\/part-r0-0-0000\.parquet/);
     const s3err = await archiveDay(
       deps(new S3ObjectStore(run.runtime.clients.s3, "no-such-bucket-storytrail")),
       DAY,

@@ -1,0 +1,144 @@
+/**
+ * The deployed archive run: the daily schedule starts this state machine, which invokes the archive
+ * function once per step (shared/archive/archive-steps.ts): `days` (yesterday and the day before, those
+ * not current), then per due day, one after the other: `plan` (the day's lease for the whole run, the
+ * day cut into shards of `collected_at`), an inline Map of `write` (a shard each), `commit` (the
+ * stories once, the manifest), a Map of `mark`, `finish`. A failed step is caught: `release` frees the
+ * day's lease and the day fails (its work area stays for the next run, which overwrites or deletes it).
+ */
+import { CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
+import type * as lambda from "aws-cdk-lib/aws-lambda";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
+import { Construct } from "constructs";
+import type { ArchiveStepName } from "../shared/archive/archive-steps";
+import type { AlarmTopic } from "./alarm-topic";
+import { arnRef } from "./nag-suppressions";
+import type { StepsSpec } from "./topology";
+
+export interface ArchiveStepsProps {
+  readonly fn: lambda.IFunction;
+  readonly spec: StepsSpec;
+  readonly tracing: boolean;
+  readonly alarms: AlarmTopic;
+}
+
+/** What each step after the plan takes from the day's state: `$.plan` is what plan returned. */
+const RUN = { "day.$": "$.plan.day", "runId.$": "$.plan.runId" };
+
+export class ArchiveSteps extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+
+  constructor(scope: Construct, id: string, props: ArchiveStepsProps) {
+    super(scope, id);
+    const step = (
+      name: string,
+      step: ArchiveStepName,
+      input: Record<string, string>,
+      more: Partial<tasks.LambdaInvokeProps> = {},
+    ) =>
+      new tasks.LambdaInvoke(this, name, {
+        lambdaFunction: props.fn,
+        payload: sfn.TaskInput.fromObject({ step, ...input }),
+        payloadResponseOnly: true,
+        ...more,
+      });
+    // Shard steps are idempotent (a write puts the same keys again, a mark never moves an expiry
+    // earlier): a failed one (a timeout, a throttle) is tried again before the day fails.
+    const idempotent = (task: tasks.LambdaInvoke): sfn.IChainable =>
+      task.addRetry({
+        errors: [sfn.Errors.ALL],
+        interval: Duration.seconds(30),
+        backoffRate: 2,
+        maxAttempts: 2,
+      });
+    const shardMap = (name: string, task: sfn.IChainable) =>
+      new sfn.Map(this, name, {
+        itemsPath: "$.plan.shards",
+        itemSelector: { ...RUN, "shard.$": "$$.Map.Item.Value" },
+        maxConcurrency: props.spec.shardConcurrency,
+        resultPath: sfn.JsonPath.DISCARD,
+      }).itemProcessor(task);
+
+    const days = step(
+      "Days",
+      "days",
+      {},
+      { comment: "Which of yesterday and the day before are not current." },
+    );
+    const plan = step("Plan", "plan", { "day.$": "$.day" }, { resultPath: "$.plan" });
+    const writes = shardMap(
+      "Writes",
+      idempotent(
+        step("WriteShard", "write", { "day.$": "$.day", "runId.$": "$.runId", "shard.$": "$.shard" }),
+      ),
+    );
+    const commit = step(
+      "Commit",
+      "commit",
+      { ...RUN, "shards.$": "$.plan.shards" },
+      { resultPath: sfn.JsonPath.DISCARD },
+    );
+    const marks = shardMap(
+      "Marks",
+      idempotent(step("MarkShard", "mark", { "day.$": "$.day", "runId.$": "$.runId", "shard.$": "$.shard" })),
+    );
+    const finish = step("Finish", "finish", { ...RUN, "was.$": "$.was" }, { resultPath: "$.outcome" });
+    const release = step("Release", "release", RUN, { resultPath: sfn.JsonPath.DISCARD }).next(
+      new sfn.Fail(this, "DayFailed", { errorPath: "$.error.Error", causePath: "$.error.Cause" }),
+    );
+    for (const s of [writes, commit, marks, finish]) s.addCatch(release, { resultPath: "$.error" });
+    const busy = new sfn.Choice(this, "DayBusy")
+      .when(sfn.Condition.booleanEquals("$.plan.busy", true), new sfn.Succeed(this, "LeftToItsHolder"))
+      .otherwise(writes.next(commit).next(marks).next(finish));
+    const eachDay = new sfn.Map(this, "EachDay", {
+      itemsPath: "$.days",
+      // One day at a time: a day's lease is taken by its plan, so a failed day leaves the next unheld.
+      maxConcurrency: 1,
+      resultPath: "$.archived",
+    }).itemProcessor(plan.next(busy));
+
+    const logGroup = new logs.LogGroup(this, "Logs", { retention: logs.RetentionDays.ONE_MONTH });
+    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
+      comment: "storytrail archive: the collected days not current, each in shards, as Parquet",
+      definitionBody: sfn.DefinitionBody.fromChainable(days.next(eachDay)),
+      timeout: Duration.seconds(props.spec.timeoutSeconds),
+      // Events without execution data: the states carry days, run ids and ranges, nothing more.
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      tracingEnabled: props.tracing,
+    });
+    acknowledge(this.stateMachine, props.fn, props.tracing);
+    props.alarms.alarm(this, "ArchiveFailedAlarm", {
+      description:
+        "An archive run failed: a day's step failed after its retries (the day's lease was released; see the execution's failed step and the archive function's log). The next run re-checks the day.",
+      metric: this.stateMachine.metricFailed({ period: Duration.minutes(5), statistic: "Sum" }),
+      above: 0,
+    });
+    new CfnOutput(Stack.of(this), "ArchiveStateMachineArn", {
+      value: this.stateMachine.stateMachineArn,
+      description: "The daily archive run (start it by hand with {} to archive yesterday and the day before)",
+    });
+  }
+}
+
+function acknowledge(sm: sfn.StateMachine, fn: lambda.IFunction, tracing: boolean): void {
+  if (!tracing)
+    Validations.of(sm).acknowledge({
+      id: "AwsSolutions-SF2",
+      reason:
+        "X-Ray follows the deploy setting `tracing`, off by default like the functions' (no handler has a tracer).",
+    });
+  const findings: [string, string][] = [
+    [
+      `${arnRef(fn)}:*`,
+      "LambdaInvoke's grant adds the qualified ARN (versions and aliases) of the one archive function.",
+    ],
+    [
+      "*",
+      "CloudWatch Logs delivery for the state machine's log group (logs:*LogDelivery, DescribeLogGroups, resource policies) takes no resource-level permission; and X-Ray's actions when tracing is on.",
+    ],
+  ];
+  for (const [resource, reason] of findings)
+    Validations.of(sm).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
+}
