@@ -46,17 +46,19 @@ export class ArchiveSteps extends Construct {
       });
     // Shard steps are idempotent (a write puts the same keys again, a mark never moves an expiry
     // earlier): a failed one (a timeout, a throttle) is tried again before the day fails.
-    const idempotent = (task: tasks.LambdaInvoke): sfn.IChainable =>
+    const idempotent = (task: tasks.LambdaInvoke): tasks.LambdaInvoke => {
       task.addRetry({
         errors: [sfn.Errors.ALL],
         interval: Duration.seconds(30),
         backoffRate: 2,
         maxAttempts: 2,
       });
-    const shardMap = (name: string, task: sfn.IChainable) =>
+      return task;
+    };
+    const shardMap = (name: string, task: sfn.IChainable, more: Record<string, unknown> = {}) =>
       new sfn.Map(this, name, {
         itemsPath: "$.plan.shards",
-        itemSelector: { ...RUN, "shard.$": "$$.Map.Item.Value" },
+        itemSelector: { ...RUN, "shard.$": "$$.Map.Item.Value", ...more },
         maxConcurrency: props.spec.shardConcurrency,
         resultPath: sfn.JsonPath.DISCARD,
       }).itemProcessor(task);
@@ -80,10 +82,24 @@ export class ArchiveSteps extends Construct {
       { ...RUN, "shards.$": "$.plan.shards" },
       { resultPath: sfn.JsonPath.DISCARD },
     );
-    const marks = shardMap(
-      "Marks",
-      idempotent(step("MarkShard", "mark", { "day.$": "$.day", "runId.$": "$.runId", "shard.$": "$.shard" })),
+    // A mark stops when its invocation runs short and returns where it got to (`next`), bound by the
+    // table's write rate rather than the function (shared/archive/shard-mark.ts): invoked again from
+    // there until `next` is null.
+    const markShard = step(
+      "MarkShard",
+      "mark",
+      { "day.$": "$.day", "runId.$": "$.runId", "shard.$": "$.shard", "from.$": "$.from" },
+      { resultPath: "$.mark" },
     );
+    const markAgain = new sfn.Pass(this, "MarkFromWhereItStopped", {
+      parameters: { "day.$": "$.day", "runId.$": "$.runId", "shard.$": "$.shard", "from.$": "$.mark.next" },
+    });
+    const marked = new sfn.Choice(this, "ShardMarked")
+      .when(sfn.Condition.isNull("$.mark.next"), new sfn.Succeed(this, "ShardDone"))
+      .otherwise(markAgain.next(markShard));
+    const marks = shardMap("Marks", idempotent(markShard).next(marked), {
+      from: { articles: 0, stories: 0 },
+    });
     const finish = step("Finish", "finish", { ...RUN, "was.$": "$.was" }, { resultPath: "$.outcome" });
     const release = step("Release", "release", RUN, { resultPath: sfn.JsonPath.DISCARD }).next(
       new sfn.Fail(this, "DayFailed", { errorPath: "$.error.Error", causePath: "$.error.Cause" }),

@@ -71,7 +71,12 @@ export function createArchiveHandler(env: Env): ArchiveHandler {
           : (context?.getRemainingTimeInMillis() ?? LOCAL_LEASE_MS),
     };
     if (event.step !== undefined) {
-      const out = await runArchiveStep(deps, event, { now, defaultDays: days, newRunId: runId });
+      const out = await runArchiveStep(deps, event, {
+        now,
+        defaultDays: days,
+        newRunId: runId,
+        ...(context ? { timeLeftMs: () => context.getRemainingTimeInMillis() } : {}),
+      });
       logger.info("archive step", { event: { ...event }, out: out as Record<string, unknown> });
       return out;
     }

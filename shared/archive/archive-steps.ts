@@ -18,11 +18,13 @@ import { writeShard } from "./shard-write";
 
 /**
  * The state machine's timeout, and so the day's lease (held from plan to finish). A 5 M-article day is
- * ~5 shards, 3 at once: two waves of writes (~300 s each), a commit (~1 min), two waves of marks
- * (UpdateItems, latency-bound: up to the function's 900 s each), so ~40 min a day and ~80 min for the
- * two days a run may hold; 3 h leaves room for retries and stays far below the next day's 01:30 start.
+ * ~5 shards, 3 at once: two waves of writes (~300 s each), a commit (~1 min), then the marks, bound by
+ * the tables' write rate (~5.5 M write units a million articles: ~2 h for 5 M at 4,000 a second,
+ * docs/scale.md), so ~2.5 h for a day written in full; the day before is usually current (a re-check).
+ * 6 h holds one full day with room for retries, and a lease left by a run that timed out is free long
+ * before the next day's 01:30 start.
  */
-export const ARCHIVE_RUN_SECONDS = 3 * 3600;
+export const ARCHIVE_RUN_SECONDS = 6 * 3600;
 
 const shard = z.object({
   n: z.number().check(z.int(), z.gte(0)),
@@ -36,7 +38,18 @@ const stepSchema = z.discriminatedUnion("step", [
   z.object({ step: z.literal("plan"), day: z.string() }),
   z.object({ step: z.literal("write"), ...run, shard }),
   z.object({ step: z.literal("commit"), ...run, shards: z.array(shard) }),
-  z.object({ step: z.literal("mark"), ...run, shard }),
+  z.object({
+    step: z.literal("mark"),
+    ...run,
+    shard,
+    // Where the shard's previous mark step stopped (shard-mark.ts); absent or zeros: the start.
+    from: z.optional(
+      z.object({
+        articles: z.number().check(z.int(), z.gte(0)),
+        stories: z.number().check(z.int(), z.gte(0)),
+      }),
+    ),
+  }),
   z.object({
     step: z.literal("finish"),
     ...run,
@@ -54,6 +67,8 @@ export interface StepContext {
   readonly defaultDays: readonly string[];
   /** A new run id, for a `plan`. */
   readonly newRunId: () => string;
+  /** The invocation's time left in ms (a `mark` stops short of it and says where: shard-mark.ts). */
+  readonly timeLeftMs?: () => number;
 }
 
 /** Runs the step the event names; an event that is not a step is a `bad_step` error. */
@@ -90,9 +105,14 @@ export async function runArchiveStep(deps: ArchiveDeps, event: unknown, ctx: Ste
       const m = await commitDay(deps, plan(e.shards), ctx.now);
       return { articles: manifestRows(m, "articles"), stories: manifestRows(m, "stories") };
     }
-    case "mark":
-      await markShard(deps, plan(), e.shard.n);
-      return { n: e.shard.n };
+    case "mark": {
+      const next = await markShard(deps, plan(), e.shard.n, {
+        ...(e.from ? { from: e.from } : {}),
+        ...(ctx.timeLeftMs ? { timeLeftMs: ctx.timeLeftMs } : {}),
+      });
+      // `next` null: the shard is marked; else the state machine invokes the step again from it.
+      return { n: e.shard.n, next };
+    }
     case "finish":
       return archivedOutcome({ day: e.day, was: e.was }, await finishDay(deps, plan(), ctx.now));
     case "release":

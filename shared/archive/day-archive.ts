@@ -60,6 +60,7 @@ export async function archiveDay(
     await opts.afterWrites?.();
     await commitDay(deps, plan, opts.now);
     await opts.afterCommit?.();
+    // In one process a mark runs to its end (no deadline): one pass a shard.
     for (const shard of plan.shards) await markShard(deps, plan, shard.n);
     return await finishDay(deps, plan, opts.now);
   } catch (err) {

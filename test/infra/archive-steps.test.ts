@@ -100,6 +100,28 @@ describe("archive state machine", () => {
     expect(payload(marks.Next!)).toMatchObject({ step: "finish" });
   });
 
+  it("marks a shard again from where a step stopped until it says it is done", () => {
+    const eachDay = def.States[def.States[def.StartAt]!.Next!]!;
+    const marks = Object.values(eachDay.ItemProcessor!.States).find(
+      (s) =>
+        s.ItemProcessor?.States &&
+        Object.values(s.ItemProcessor.States).some((x) => x.Parameters?.step === "mark"),
+    )!;
+    // Each shard's first step starts at its ledgers' first lines.
+    expect(marks.ItemSelector).toMatchObject({ from: { articles: 0, stories: 0 } });
+    const { StartAt, States } = marks.ItemProcessor!;
+    const mark = States[StartAt]!;
+    expect(mark.Parameters).toMatchObject({ step: "mark", "from.$": "$.from" });
+    expect(mark.ResultPath).toBe("$.mark");
+    const choice = States[mark.Next!]!;
+    expect(choice.Type).toBe("Choice");
+    expect(choice.Choices).toEqual([expect.objectContaining({ Variable: "$.mark.next", IsNull: true })]);
+    expect(States[(choice.Choices as { Next: string }[])[0]!.Next]!.Type).toBe("Succeed");
+    const again = States[choice.Default as string]!;
+    expect(again).toMatchObject({ Type: "Pass", Next: StartAt });
+    expect(again.Parameters).toMatchObject({ "from.$": "$.mark.next", "shard.$": "$.shard" });
+  });
+
   it("catches a failed write, commit, mark or finish: release the day's lease, then fail the run", () => {
     const { States } = def.States[def.States[def.StartAt]!.Next!]!.ItemProcessor!;
     const caught = Object.entries(States).filter(([, s]) => s.Catch);

@@ -14,10 +14,13 @@ import { FolderObjectStore } from "../../../infra/local/folder-object-store";
 import { ArchiveError } from "../../../shared/archive/archive-error";
 import { archiveDays } from "../../../shared/archive/archive-run";
 import { type ArchiveDeps, archiveDay } from "../../../shared/archive/day-archive";
+import { commitDay } from "../../../shared/archive/day-commit";
 import { dayStatus, readManifest } from "../../../shared/archive/day-status";
 import { archiveCodec } from "../../../shared/archive/parquet-codec";
 import type { ObjectStore } from "../../../shared/archive/ports";
-import { cutDay } from "../../../shared/archive/shard-plan";
+import { MARK_START, type MarkProgress, markShard } from "../../../shared/archive/shard-mark";
+import { cutDay, planDay } from "../../../shared/archive/shard-plan";
+import { writeShard } from "../../../shared/archive/shard-write";
 import { ledgerKey, readLedger } from "../../../shared/archive/work-area";
 import { DynamoArchiveSource } from "../../../shared/aws/archive-tables";
 import { DayLeaseItem } from "../../../shared/aws/day-lease-item";
@@ -202,5 +205,46 @@ describe("a day archived in shards", () => {
       storyIds: dataset.stories.length,
     });
     expect((await three.list("dataset/")).filter((k) => k.startsWith("dataset/_work/"))).toEqual([]);
+  });
+  // Last: it marks with a longer window (40 days), which the tests before would see, since a mark
+  // never moves an expiry earlier.
+  it("a mark short of time stops after a batch and says where; marked again from there, the shard ends as one pass marks it", async () => {
+    const store = folder("resumed-mark");
+    const d = deps(store, { hotDays: 40 });
+    const plan = await planDay(d, DAY, "r1", NOW);
+    for (const shard of plan.shards) await writeShard(d, plan, shard);
+    await commitDay(d, plan, NOW);
+    const at40 = async () =>
+      (await expiring()).filter(
+        (a) => a.expires_at === Math.floor(Date.parse(String(a.collected_at)) / 1000) + 40 * 86_400,
+      ).length;
+    const lines = async (n: number) => {
+      let count = 0;
+      for await (const _ of readLedger(store, ledgerKey(DAY, "r1", n, "article-marks"))) count++;
+      return count;
+    };
+    const shard = plan.shards[0]!.n;
+    const articles = await lines(shard);
+    expect(articles).toBeGreaterThan(10);
+    // No time left: one batch of 4, then it stops and says where.
+    const first = await markShard(d, plan, shard, { batch: 4, timeLeftMs: () => 0 });
+    expect(first).toEqual({ articles: 4, stories: 0 });
+    expect(await at40()).toBe(4);
+    // Invoked again from there until done, as the state machine does.
+    let next: MarkProgress | null = first;
+    let steps = 1;
+    while (next) {
+      next = await markShard(d, plan, shard, { from: next, batch: 4, timeLeftMs: () => 0 });
+      steps++;
+    }
+    expect(steps).toBeGreaterThan(Math.ceil(articles / 4));
+    expect(await at40()).toBe(articles);
+    // Time to spare: the other shards in one step each.
+    for (const s of plan.shards.slice(1))
+      expect(
+        await markShard(d, plan, s.n, { from: MARK_START, batch: 4, timeLeftMs: () => 900_000 }),
+      ).toBeNull();
+    expect(await at40()).toBe(dataset.articles.length);
+    await d.lease.release(DAY, "r1");
   });
 });
