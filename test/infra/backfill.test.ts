@@ -24,9 +24,12 @@ type Statement = { Action: string | string[]; Resource: unknown };
 const logicalId = (stack: StorytrailStack, c: IConstruct) =>
   stack.resolve((c.node.defaultChild as CfnElement).logicalId) as string;
 
-/** The state machine's definition, with CloudFormation tokens in it replaced by their logical ids. */
-function definition(template: Template): Record<string, unknown> {
-  const [sm] = Object.values(template.findResources("AWS::StepFunctions::StateMachine"));
+/** The backfill state machine's definition (the archive has its own), with CloudFormation tokens in it
+ * replaced by their logical ids. */
+function definition(stack: StorytrailStack, template: Template): Record<string, unknown> {
+  const sm = template.findResources("AWS::StepFunctions::StateMachine")[
+    logicalId(stack, stack.backfill!.stateMachine)
+  ];
   const parts = (sm!.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1];
   const text = parts
     .map((p) => (typeof p === "string" ? p : `<${JSON.stringify(p).replace(/"/g, "'")}>`))
@@ -52,7 +55,10 @@ describe("backfill stack", () => {
 
   it("maps a list of WARC keys to one looping child execution per file, from the default settings", () => {
     const { stack, template } = defaults;
-    const def = definition(template) as { StartAt: string; States: Record<string, Record<string, unknown>> };
+    const def = definition(stack, template) as {
+      StartAt: string;
+      States: Record<string, Record<string, unknown>>;
+    };
     const map = def.States[def.StartAt]!;
     expect(map).toMatchObject({
       Type: "Map",
@@ -109,7 +115,10 @@ describe("backfill stack", () => {
         tolerated_failure_percentage: 0,
       },
     });
-    const def = definition(template) as { StartAt: string; States: Record<string, Record<string, unknown>> };
+    const def = definition(stack, template) as {
+      StartAt: string;
+      States: Record<string, Record<string, unknown>>;
+    };
     const map = def.States[def.StartAt]!;
     expect(map.MaxConcurrency).toBe(40);
     // CDK leaves a 0 out, and Step Functions' default tolerance is 0.
@@ -123,7 +132,10 @@ describe("backfill stack", () => {
 
   it("is left out entirely when the deploy settings turn it off", () => {
     const { stack, template } = synth({ backfill: { enabled: false } });
-    template.resourceCountIs("AWS::StepFunctions::StateMachine", 0);
+    // Only the archive's state machine is left.
+    expect(Object.keys(template.findResources("AWS::StepFunctions::StateMachine"))).toEqual([
+      logicalId(stack, stack.steps.archive!.stateMachine),
+    ]);
     expect(stack.functions.backfill).toBeUndefined();
     expect(stack.backfill).toBeUndefined();
     expect(Object.keys(template.toJSON().Outputs as object)).not.toContain("BackfillStateMachineArn");
