@@ -318,7 +318,7 @@ export async function benchDemoDays(
       ),
     );
     const text = [
-      `A month of days: \`storytrail demo --at DAY\` on ${days} consecutive days into one folder (load average ${loadavg()[0]?.toFixed(1)} after)`,
+      `Days: \`storytrail demo --at DAY\` on ${days} consecutive days into one folder (load average ${loadavg()[0]?.toFixed(1)} after)`,
       formatTable(
         ["day", "wall s", "CPU s", "claimed", "failed", "stories", "new", "articles", "so far", ...tables],
         rows.map((r) => [

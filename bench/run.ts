@@ -587,7 +587,7 @@ if (want("days")) {
   const hotDays = values["hot-days"] === undefined ? undefined : Number(values["hot-days"]);
   if (hotDays !== undefined && (!Number.isInteger(hotDays) || hotDays < 1))
     throw new Error("--hot-days: a whole number of at least 1");
-  log(`a month of days: storytrail demo on ${days} consecutive days into one folder …`);
+  log(`days: storytrail demo on ${days} consecutive days into one folder …`);
   const { benchDemoDays } = await import("./demo-days");
   const r = await benchDemoDays(days, log, hotDays);
   results.days = r.results;
