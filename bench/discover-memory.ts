@@ -11,6 +11,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
+import { v8HeapFlags } from "../infra/memory-sizing";
+import { topology } from "../infra/topology";
 import { SOURCE_CONCURRENCY } from "../shared/crawl/discover-run";
 import { DEFAULT_DISCOVERY_LIMITS } from "../shared/discover/discover-source";
 import { MEMORY_SITEMAP_ENTRIES, memorySitemap } from "./discover-memory-sitemap";
@@ -26,11 +28,23 @@ export interface DiscoverMemoryRow {
   sizing?: boolean;
 }
 
-/** Asynchronous, so this process's loopback server keeps answering the child. */
+/**
+ * Asynchronous, so this process's loopback server keeps answering the child. The child runs under the V8
+ * heap flags Lambda gives the discover function's size (v8HeapFlags, which the stack sets in NODE_OPTIONS
+ * too), as the memory bench runs fetch: under V8's own defaults on this 24 GB machine garbage piled up as
+ * the machine's load let it (4 sources: 553 MB recorded, 616 MB in a CI run beside a bench, past the
+ * function's 609 MB then; infra/memory-sizing.ts has the figures under the flags).
+ */
 async function child(args: string[]): Promise<Omit<DiscoverMemoryRow, "what">> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "discover-memory-child.ts"), ...args],
+    [
+      ...v8HeapFlags(topology.functions.discover.memoryMb),
+      "--import",
+      "tsx",
+      path.join(import.meta.dirname, "discover-memory-child.ts"),
+      ...args,
+    ],
     { encoding: "utf8", maxBuffer: 1 << 20 },
   );
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Omit<DiscoverMemoryRow, "what">;

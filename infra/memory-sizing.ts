@@ -47,11 +47,13 @@ export const MEASURED_PEAKS = {
       "npm run bench -- --only memory (bench/memory-at-caps.ts), Node 24.22.3 and 20.20.2, 2026-12-06",
   },
   discover: {
-    // V8's own heap defaults and the tsx loader in the process, so an upper bound: under the flags of a
-    // 490 MB function 4 sources peaked at 507 MB (Node 24) and 470 (Node 20). It was 445 MB on Node 20
-    // on 2026-12-03; 516–543 there on 2026-12-06, unchecked in between (only the bench measures it).
-    peakMb: 553,
-    peakMbOn: { 20: 543 },
+    // Under the V8 flags of the function's size (v8HeapFlags, as Lambda and the stack give it), with the
+    // tsx loader in the process, since 2026-12-07: 4 sources 493–561 MB on Node 24 and 484–567 on Node 20
+    // in 3 runs each (one of them two at once). Under V8's own defaults, which collect as late as the
+    // machine lets them, the record had been 553 MB and a CI run beside a bench measured 616, past the
+    // 609 MB the function then had. It was 445 MB on Node 20 on 2026-12-03; 516–543 there on 2026-12-06.
+    peakMb: 561,
+    peakMbOn: { 20: 567 },
     what: "4 sources at once (SOURCE_CONCURRENCY), each reading a 49.5 MB sitemap of 1.1 M entries at the 50,000 URL cap; one source alone peaks at ~300 MB",
     measuredBy:
       "npm run bench -- --only discover (bench/discover-memory.ts), Node 24.22.3 and 20.20.2, 2026-12-06",
