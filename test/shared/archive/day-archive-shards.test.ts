@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderObjectStore } from "../../../infra/local/folder-object-store";
 import { ArchiveError } from "../../../shared/archive/archive-error";
@@ -26,24 +25,14 @@ import { DynamoArchiveSource } from "../../../shared/aws/archive-tables";
 import { DayLeaseItem } from "../../../shared/aws/day-lease-item";
 import { buildDataset, type Dataset } from "../../../shared/export/dataset";
 import { crawlDemoWeb, type DemoWebCrawl, TEST_NOW } from "../../support/demo-web-crawl";
+import { duckRows } from "../../support/duck-rows";
 
 const DAY = TEST_NOW.slice(0, 10);
 const NOW = new Date("2026-12-03T01:30:00Z");
 const HOT = 30 * 86_400;
 
-async function duck<T = Record<string, unknown>>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(":memory:");
-  const conn = await db.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[];
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-}
-
 const rowsOf = (dir: string, table: string, order: string) =>
-  duck(`SELECT * FROM read_parquet('${dir}/dataset/${table}/*/*.parquet') ORDER BY ${order}`);
+  duckRows(`SELECT * FROM read_parquet('${dir}/dataset/${table}/*/*.parquet') ORDER BY ${order}`);
 
 describe("a day archived in shards", () => {
   let run: DemoWebCrawl;
@@ -192,7 +181,7 @@ describe("a day archived in shards", () => {
       expect((await three.list(`dataset/${table}/`)).length > 0).toBe(files > 0);
       if (files > 0) expect(await rowsOf(dirThree, table, key)).toEqual(await rowsOf(dirOne, table, key));
     }
-    const [counts] = await duck<{ articles: number; ids: number; stories: number; storyIds: number }>(
+    const [counts] = await duckRows<{ articles: number; ids: number; stories: number; storyIds: number }>(
       `SELECT (SELECT count(*)::INTEGER FROM read_parquet('${dirThree}/dataset/articles/*/*.parquet')) AS articles,
               (SELECT count(DISTINCT article_id)::INTEGER FROM read_parquet('${dirThree}/dataset/articles/*/*.parquet')) AS ids,
               (SELECT count(*)::INTEGER FROM read_parquet('${dirThree}/dataset/stories/*/*.parquet')) AS stories,

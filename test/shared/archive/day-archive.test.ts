@@ -9,7 +9,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderObjectStore } from "../../../infra/local/folder-object-store";
 import { ArchiveError } from "../../../shared/archive/archive-error";
@@ -26,21 +25,11 @@ import { buildDataset, type Dataset } from "../../../shared/export/dataset";
 import { encodeTable } from "../../../shared/export/formats";
 import { datasetTables } from "../../../shared/export/tables";
 import { crawlDemoWeb, type DemoWebCrawl, TEST_NOW } from "../../support/demo-web-crawl";
+import { duckRows } from "../../support/duck-rows";
 
 const DAY = TEST_NOW.slice(0, 10);
 const NOW = new Date("2026-12-03T01:30:00Z");
 const HOT = 30 * 86_400;
-
-async function duck<T = Record<string, unknown>>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(":memory:");
-  const conn = await db.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[];
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-}
 
 /** The queries a consumer writes first, over `articles` and `stories` views. */
 const QUERIES = {
@@ -201,12 +190,12 @@ describe("the archive of a collected day", () => {
   it("DuckDB over the local dataset/ (hive partitions) answers as over storytrail export's files", async () => {
     const dir = join(tmp, "local");
     for (const sql of Object.values(QUERIES)) {
-      const archived = await duck(`${archiveViews(dir)} ${sql}`);
-      const exported = await duck(`${exportViews(join(tmp, "export"))} ${sql}`);
+      const archived = await duckRows(`${archiveViews(dir)} ${sql}`);
+      const exported = await duckRows(`${exportViews(join(tmp, "export"))} ${sql}`);
       expect(archived.length).toBeGreaterThan(0);
       expect(archived).toEqual(exported);
     }
-    const [{ codec } = { codec: "" }] = await duck<{ codec: string }>(
+    const [{ codec } = { codec: "" }] = await duckRows<{ codec: string }>(
       `SELECT DISTINCT compression AS codec FROM parquet_metadata('${dir}/dataset/articles/*/*.parquet') WHERE compression <> 'UNCOMPRESSED'`,
     );
     expect(codec).toBe(archiveCodec().name);
@@ -229,7 +218,7 @@ describe("the archive of a collected day", () => {
         expect(createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
         const file = join(tmp, `${table}-${f.sha256}.parquet`);
         writeFileSync(file, bytes);
-        const ids = await duck<{ id: string }>(
+        const ids = await duckRows<{ id: string }>(
           `SELECT ${table === "articles" ? "article_id" : "story_id"} AS id FROM '${file}' ORDER BY id`,
         );
         const expected = (
