@@ -8,6 +8,7 @@
  */
 import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import { archiveDays, type DayOutcome } from "../../shared/archive/archive-run";
+import { ARCHIVE_RUN_SECONDS } from "../../shared/archive/archive-steps";
 import { archiveWindows } from "../../shared/archive/archive-windows";
 import { archiveCodec } from "../../shared/archive/parquet-codec";
 import { DynamoArchiveSource } from "../../shared/aws/archive-tables";
@@ -15,7 +16,6 @@ import { DayLeaseItem } from "../../shared/aws/day-lease-item";
 import { clockFrom } from "../../shared/config/clock";
 import { crawlSettings } from "../../shared/config/crawl-settings";
 import { ARTICLES_BY_DAY_INDEX } from "../../shared/config/resource-names";
-import { topology } from "../topology";
 import { FolderObjectStore } from "./folder-object-store";
 import type { LocalRuntime } from "./runtime";
 
@@ -55,18 +55,13 @@ export async function archiveLocalRun(
       lease: new DayLeaseItem(doc, tables.hosts),
       codec: archiveCodec(),
       ...archiveWindows(settings),
-      // The deployed run's lease: the state machine's timeout (topology.ts).
-      leaseMs: archiveRunSeconds() * 1000,
+      // The deployed run's lease: the state machine's timeout.
+      leaseMs: ARCHIVE_RUN_SECONDS * 1000,
       ...opts,
     },
     days,
     { runId: runId.replace(/[^A-Za-z0-9_-]/g, "-"), now },
   );
-}
-
-function archiveRunSeconds(): number {
-  const { trigger, timeoutSeconds } = topology.functions.archive;
-  return trigger.kind === "schedule" && trigger.steps ? trigger.steps.timeoutSeconds : timeoutSeconds;
 }
 
 /** One line for a run's log: what was archived, or null when nothing was due. */

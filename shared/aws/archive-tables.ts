@@ -9,6 +9,7 @@ import {
   paginateQuery,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { inBatches } from "../archive/in-batches";
 import type { ArchiveSource, CollectedRange } from "../archive/ports";
 import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
 import { chunks, pause } from "./batch-write";
@@ -154,23 +155,15 @@ export class DynamoArchiveSource implements ArchiveSource {
   }
 
   async expireArticles(expiry: readonly { articleId: string; expiresAt: number }[]): Promise<void> {
-    for (const batch of chunks(expiry, UPDATES_AT_ONCE)) {
-      await Promise.all(
-        batch.map((e) =>
-          this.setExpiry(this.tables.articles, { article_id: e.articleId }, e.expiresAt, "article_id"),
-        ),
-      );
-    }
+    await inBatches(expiry, UPDATES_AT_ONCE, (e) =>
+      this.setExpiry(this.tables.articles, { article_id: e.articleId }, e.expiresAt, "article_id"),
+    );
   }
 
   async expireStoryItems(storyId: string, items: readonly string[], expiresAt: number): Promise<void> {
-    for (const batch of chunks(items, UPDATES_AT_ONCE)) {
-      await Promise.all(
-        batch.map((item) =>
-          this.setExpiry(this.tables.clusters, { cluster_id: storyId, item }, expiresAt, "cluster_id"),
-        ),
-      );
-    }
+    await inBatches(items, UPDATES_AT_ONCE, (item) =>
+      this.setExpiry(this.tables.clusters, { cluster_id: storyId, item }, expiresAt, "cluster_id"),
+    );
   }
 
   /** Sets expires_at on an existing item, never earlier than it already is (a story's later day may have pushed it). */
