@@ -69,22 +69,30 @@ export function articleBandKeys(
   ];
 }
 
-/** Follows merged_into to the live cluster id. */
-async function resolveCluster(store: DedupStore, cluster_id: string): Promise<string> {
+/** Follows merged_into to the chain's last cluster: its id, and its summary as read there (null when
+ * that story is gone: expired, its hot window closed). */
+async function chainEnd(
+  store: DedupStore,
+  cluster_id: string,
+): Promise<{ id: string; summary: ClusterSummary | null }> {
   let id = cluster_id;
   for (let hops = 0; hops < 1000; hops++) {
     const s = await store.getCluster(id);
-    if (!s?.merged_into) return id;
+    if (!s?.merged_into) return { id, summary: s };
     id = s.merged_into;
   }
   throw new Error(`merged_into chain too long from ${cluster_id}`);
 }
 
-/** The live summary at the end of the merged_into chain from `cluster_id`; null when the chain ends in
- * a story that is gone (expired: its hot window closed), which is then as if it never was. */
+/** Follows merged_into to the live cluster id. */
+async function resolveCluster(store: DedupStore, cluster_id: string): Promise<string> {
+  return (await chainEnd(store, cluster_id)).id;
+}
+
+/** The live summary at the end of the merged_into chain from `cluster_id`, read once on the way; null
+ * when the chain ends in a story that is gone, which is then as if it never was. */
 async function liveSummary(store: DedupStore, cluster_id: string): Promise<ClusterSummary | null> {
-  const s = await store.getCluster(await resolveCluster(store, cluster_id));
-  return s && !s.merged_into ? s : null;
+  return (await chainEnd(store, cluster_id)).summary;
 }
 
 /** Orders articles for the canonical choice: earliest published_at first (unknown last), then id. */
