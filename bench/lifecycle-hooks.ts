@@ -10,11 +10,12 @@ import { paginateScan } from "@aws-sdk/lib-dynamodb";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { startEmulators } from "../infra/local/emulators";
 import { physicalNames } from "../infra/local/resources";
+import { IGNORED_AFTER_SECONDS } from "../infra/local/ttl-sweeper";
 import { type TableName, topology } from "../infra/topology";
 import { dayBefore } from "../shared/archive/layout";
 import { decodeManifest, manifestRows } from "../shared/archive/manifest";
 import { makeDynamoClients } from "../shared/aws/dynamo-clients";
-import { datasetKeys, datasetTableNames } from "../shared/config/resource-names";
+import { datasetKeys, datasetTableNames, LOCAL_PREFIX } from "../shared/config/resource-names";
 
 /** What a hook found: `checked: false` when it did not look (a test's stand-in). */
 export interface HookVerdict {
@@ -41,10 +42,6 @@ export interface LifecycleHooks {
   ): Promise<HookVerdict>;
 }
 
-/** The prefix `storytrail demo` gives every local table (as data-dir-dataset.ts reads them). */
-const LOCAL_PREFIX = "storytrail-";
-/** AWS (and ttl-sweeper.ts): an expiry more than five years past is never deleted. */
-const IGNORED_AFTER_SECONDS = 5 * 365 * 86_400;
 /** Problems listed per check before "… and N more" (a broken day would list every item). */
 const SHOWN = 5;
 

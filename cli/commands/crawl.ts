@@ -7,6 +7,7 @@ import type { Emulators } from "../../infra/local/emulators";
 import type { RunCounts } from "../../infra/local/runtime";
 import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { SourceRunSummary } from "../../shared/crawl/discover-run";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
 import { functionSettings } from "../function-settings";
@@ -21,8 +22,6 @@ import { SIGNAL_EXIT_CODES, type StopSignal, stopOnSignals } from "../stop-on-si
  */
 const DEMO_PORT = 28_380;
 
-/** Prefix of a local run's tables, queues and bucket. */
-export const LOCAL_PREFIX = "storytrail-";
 /** Written into the data directory while a crawl runs: its emulators' endpoints (`storytrail tail`). */
 export const ENDPOINTS_FILE = "endpoints.json";
 

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { ABANDONED, settleOrAbandon } from "../../infra/local/settle-or-abandon";
 import { clockFrom } from "../../shared/config/clock";
 import { crawlSettingsSchema } from "../../shared/config/crawl-settings";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { StoryRow } from "../../shared/export/dataset";
 import { duration } from "../../shared/report/svg-charts";
 import { functionSettings } from "../function-settings";
@@ -153,7 +154,7 @@ async function demo(opts: DemoOptions): Promise<void> {
     const runtime = await timed("runtime", () =>
       LocalRuntime.start({
         endpoints: emulators.endpoints,
-        prefix: "storytrail-",
+        prefix: LOCAL_PREFIX,
         // Loopback and explicitly local: a short pause per host keeps the demo under a minute.
         retryDelaySeconds: 1,
         settings,

@@ -15,6 +15,7 @@ import {
   skippedTotal,
 } from "../../shared/backfill/import-summary";
 import type { PrepareAhead } from "../../shared/backfill/import-warc";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { PageDeps } from "../../shared/crawl/fetch-article";
 import { parseSources, SourcesError } from "../../shared/discover/sources";
 import type { LocalStore } from "../../shared/local-store/local-store";
@@ -290,7 +291,7 @@ async function importInto(
   const samplesDir = resolve(dataDir, "s3");
   try {
     // The same resource names as `storytrail crawl`.
-    const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: "storytrail-" });
+    const runtime = await LocalRuntime.start({ endpoints: emulators.endpoints, prefix: LOCAL_PREFIX });
     const summary = await importFiles(runtime, files, opts);
     await saveSamples(runtime.clients.s3, runtime.resources.buckets.raw, samplesDir);
     await runtime.close();

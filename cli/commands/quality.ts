@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import { hasLocalStore } from "../../shared/local-store/store-folder";
 import type { SourceQuality } from "../../shared/quality/quality-table";
 import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
@@ -77,7 +78,7 @@ export function registerQuality(program: Command): void {
         : undefined;
       const clients = makeClients(emulators?.endpoints ?? {}, opts.region);
       try {
-        const name = opts.table ?? physicalNames("storytrail-").table("sources");
+        const name = opts.table ?? physicalNames(LOCAL_PREFIX).table("sources");
         const sources: SourceQuality[] = [];
         try {
           for await (const s of new SourcesTable(clients.doc, name).qualityOfAll()) sources.push(s);

@@ -1,6 +1,7 @@
 /** `storytrail reextract`: the current extractor over stored raw samples, and what it would change. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { RawSample } from "../../shared/crawl/ports";
 import type { SampleReport } from "../../shared/crawl/reextract";
 import { InputError } from "../input-error";
@@ -101,7 +102,7 @@ async function run(opts: ReextractOptions): Promise<void> {
     const emulators = await startEmulators({ dynamoPath: resolve(dataDir, "dynamodb") });
     const clients = makeClients(emulators.endpoints);
     try {
-      const articles = new ArticlesTable(clients.doc, physicalNames("storytrail-").table("articles"));
+      const articles = new ArticlesTable(clients.doc, physicalNames(LOCAL_PREFIX).table("articles"));
       const stored = (id: string) => articles.get(id).catch(() => null);
       for await (const r of reextract(sampleFiles(resolve(dataDir, "s3")), stored)) report(r);
     } finally {

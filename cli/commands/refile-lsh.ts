@@ -1,6 +1,7 @@
 /** `storytrail refile-lsh`: files recent articles' LSH entries again under the current layout. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import { InputError } from "../input-error";
 import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
 
@@ -68,7 +69,7 @@ export function registerRefileLsh(program: Command): void {
       const clients = makeClients(emulators?.endpoints ?? {}, opts.region);
       try {
         // A deployed stack's tables are named by CloudFormation (its outputs); the local runtime's by its prefix.
-        const local = physicalNames("storytrail-");
+        const local = physicalNames(LOCAL_PREFIX);
         const tables = {
           fingerprints: opts.fingerprintsTable ?? local.table("fingerprints"),
           buckets: opts.bucketsTable ?? local.table("buckets"),

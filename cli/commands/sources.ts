@@ -48,7 +48,7 @@ async function withCatalog<T>(
   const [{ startEmulators }, { LocalRuntime }, { LOCAL_PREFIX }] = await Promise.all([
     import("../../infra/local/emulators"),
     import("../../infra/local/runtime"),
-    import("./crawl"),
+    import("../../shared/config/resource-names"),
   ]);
   const dataDir = makesRun
     ? runFolderToAddTo(opts.dataDir, "crawl")

@@ -13,11 +13,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { ClusterStreamEvent, ClusterStreamRecord } from "../../shared/consumer/decode-stream-record";
 import { hasLocalStore } from "../../shared/local-store/store-folder";
 import { InputError } from "../input-error";
 import { DEFAULT_DATA_DIR, existingRunFolder } from "../run-folder";
-import { ENDPOINTS_FILE, LOCAL_PREFIX } from "./crawl";
+import { ENDPOINTS_FILE } from "./crawl";
 
 interface TailOptions {
   dataDir: string;

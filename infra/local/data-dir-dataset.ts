@@ -6,15 +6,13 @@ import { join, resolve } from "node:path";
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDatasetReader, ExportFilesReader } from "../../shared/aws/dataset-reader";
 import { makeDynamoClients } from "../../shared/aws/dynamo-clients";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import type { DatasetSource } from "../../shared/export/dataset";
 import { LocalStore } from "../../shared/local-store/local-store";
 import { hasLocalStore } from "../../shared/local-store/store-folder";
 import { startEmulators } from "./emulators";
 import { isMissingTable, NotARunError } from "./not-a-run-error";
 import { physicalNames } from "./resources";
-
-/** The prefix `storytrail crawl` gives every local table. */
-const LOCAL_PREFIX = "storytrail-";
 
 /**
  * Runs `use` with the data directory's tables open; the emulators stop afterwards, whatever happens.

@@ -7,8 +7,8 @@
  * streamed table (Clusters) are noted first in the TtlDeletionLog, so that the stream driver gives
  * their REMOVE records the userIdentity AWS gives a TTL deletion; a consumer and `storytrail tail` see
  * an expiry, not a removal. Each delete is conditional on the item still being expired (an item given
- * a later expiry meanwhile stays). The runtime sweeps at a run's start, after the clock is set, and
- * whoever ends a run (the archive step) may sweep again: LocalRuntime.sweepExpired. Measured
+ * a later expiry meanwhile stays). `crawl` and `demo` sweep at a run's start, after the clock is set
+ * (LocalRuntime.sweepExpired). Measured
  * 2026-12-06 (load average 25 on 2 shared cores): 5,000 of 10,000 Clusters items expired, swept in 17 s
  * (3.4 ms an item, the scan included); the stream's 15,000 records then read, 5,000 stamped, in 1.9 s.
  */
@@ -19,7 +19,7 @@ import { type TableName, type TableSpec, topology } from "../topology";
 import type { TtlDeletionLog } from "./ttl-deletions";
 
 /** AWS: "items with an expiration time more than five years in the past" are not deleted by TTL. */
-const IGNORED_AFTER_SECONDS = 5 * 365 * 86_400;
+export const IGNORED_AFTER_SECONDS = 5 * 365 * 86_400;
 
 /** Deletes in flight at once, from one scanned page (as many as a BatchWriteItem holds, near enough). */
 const DELETE_CONCURRENCY = 16;

@@ -62,3 +62,6 @@ export const ARTICLES_BY_DAY_INDEX = "by_collected_day";
 /** Raw HTML samples' keys in the raw bucket (shared/aws/raw-samples.ts); only they expire there: the
  * archive under `dataset/` (shared/archive/layout.ts) is the dataset of record and is kept. */
 export const RAW_SAMPLES_PREFIX = "raw/";
+
+/** Prefix of a local run's tables, queues and bucket (`crawl`, `demo`, `import`, and what reads their folder). */
+export const LOCAL_PREFIX = "storytrail-";

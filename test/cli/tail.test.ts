@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBRecord } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_PREFIX } from "../../cli/commands/crawl";
+import { LOCAL_PREFIX } from "../../shared/config/resource-names";
 import { startEmulators } from "../../infra/local/emulators";
 import { destroyClients, makeClients } from "../../shared/aws/clients";
 import type { ClusterStreamEvent } from "../../shared/consumer/decode-stream-record";
