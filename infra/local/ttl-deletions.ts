@@ -15,18 +15,15 @@ import {
   waitUntilTableExists,
 } from "@aws-sdk/client-dynamodb";
 import type { _Record } from "@aws-sdk/client-dynamodb-streams";
-import { BatchGetCommand, type BatchGetCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { batchWrite, chunks, pause } from "../../shared/aws/batch-write";
+import { batchGet } from "../../shared/aws/batch-get";
+import { batchWrite } from "../../shared/aws/batch-write";
 import type { AwsClients } from "../../shared/aws/clients";
 import type { TableSpec } from "../topology";
 import type { TtlDeletionLookup } from "./stream-driver";
 
 /** The ledger table of a runtime whose tables have this prefix. */
 export const ttlDeletionsTable = (prefix: string): string => `${prefix}local-ttl-deletions`;
-
-/** BatchGetItem's limit on keys per call. */
-const GET_BATCH = 100;
 
 /** A table's items are recognised by their key values, in key-schema order, under the table's name. */
 function entryKey(table: string, spec: TableSpec, item: Readonly<Record<string, unknown>>): string {
@@ -85,25 +82,20 @@ export class TtlDeletionLog {
       c.sequences.push(d.SequenceNumber);
       candidates.set(id, c);
     }
-    for (const batch of chunks([...candidates.values()], GET_BATCH)) {
-      let keys: Record<string, unknown>[] = batch.map((c) => ({ item_key: c.key, expires_at: c.expiresAt }));
-      for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        let out: BatchGetCommandOutput;
-        try {
-          out = await this.clients.doc.send(
-            new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }),
-          );
-        } catch (err) {
-          if (err instanceof ResourceNotFoundException) return found;
-          throw err;
-        }
-        for (const e of out.Responses?.[this.tableName] ?? [])
-          for (const seq of candidates.get(`${e.item_key}\u0000${e.expires_at}`)?.sequences ?? [])
-            found.add(seq);
-        keys = out.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
+    let entries: Record<string, unknown>[];
+    try {
+      entries = await batchGet(
+        this.clients.doc,
+        this.tableName,
+        [...candidates.values()].map((c) => ({ item_key: c.key, expires_at: c.expiresAt })),
+      );
+    } catch (err) {
+      // No ledger table: nothing was ever swept.
+      if (err instanceof ResourceNotFoundException) return found;
+      throw err;
     }
+    for (const e of entries)
+      for (const seq of candidates.get(`${e.item_key}\u0000${e.expires_at}`)?.sequences ?? []) found.add(seq);
     return found;
   }
 

@@ -3,16 +3,11 @@
  * the by-day index, each article's story through its Fingerprints claim and the Clusters summaries'
  * `merged_into`, a story's items, and the hot window's `expires_at`.
  */
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  paginateQuery,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, paginateQuery, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { inBatches } from "../archive/in-batches";
 import type { ArchiveSource, CollectedRange } from "../archive/ports";
 import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
-import { chunks, pause } from "./batch-write";
+import { batchGet } from "./batch-get";
 import { isConditionalCheckFailure } from "./conditional-check";
 
 /** A merge chain longer than this is a broken chain (a summary naming itself): the article has no story. */
@@ -43,7 +38,8 @@ export class DynamoArchiveSource implements ArchiveSource {
       const ids = inRange(page.Items, range).map((i) => String(i.article_id));
       if (ids.length > 0) {
         // BatchGetItem answers in any order: the index's order (collected_at) is kept for the files.
-        const items = await this.batchGet(
+        const items = await batchGet(
+          this.doc,
           this.tables.articles,
           ids.map((article_id) => ({ article_id })),
         );
@@ -101,10 +97,11 @@ export class DynamoArchiveSource implements ArchiveSource {
   }
 
   async storyIds(articleIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
-    const claims = await this.batchGet(
+    const claims = await batchGet(
+      this.doc,
       this.tables.fingerprints,
       articleIds.map((article_id) => ({ article_id })),
-      "article_id, first_cluster_id, cluster_id",
+      { attributes: ["article_id", "first_cluster_id", "cluster_id"] },
     );
     const claimed = new Map<string, string>();
     for (const c of claims) {
@@ -115,10 +112,11 @@ export class DynamoArchiveSource implements ArchiveSource {
     const live = new Map<string, string>();
     const at = new Map([...new Set(claimed.values())].map((id) => [id, id]));
     for (let hop = 0; at.size > 0 && hop < MAX_MERGE_HOPS; hop++) {
-      const summaries = await this.batchGet(
+      const summaries = await batchGet(
+        this.doc,
         this.tables.clusters,
         [...new Set(at.values())].map((cluster_id) => ({ cluster_id, item: "summary" })),
-        "cluster_id, merged_into",
+        { attributes: ["cluster_id", "merged_into"] },
       );
       const into = new Map(summaries.map((s) => [String(s.cluster_id), s.merged_into]));
       for (const [start, current] of at) {
@@ -184,41 +182,5 @@ export class DynamoArchiveSource implements ArchiveSource {
       // Gone (a merge moved a member) or already later: nothing to do.
       if (!isConditionalCheckFailure(err)) throw err;
     }
-  }
-
-  private async batchGet(
-    table: string,
-    keys: readonly Record<string, string>[],
-    projection?: string,
-  ): Promise<Record<string, unknown>[]> {
-    const found: Record<string, unknown>[] = [];
-    const names = projection ? this.projectionNames(projection) : undefined;
-    for (const batch of chunks(keys, 100)) {
-      let pending: Record<string, unknown>[] = batch;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        const out = await this.doc.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [table]: {
-                Keys: pending,
-                ...(names ? { ProjectionExpression: names.expr, ExpressionAttributeNames: names.map } : {}),
-              },
-            },
-          }),
-        );
-        found.push(...((out.Responses?.[table] ?? []) as Record<string, unknown>[]));
-        pending = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
-    return found;
-  }
-
-  private projectionNames(projection: string) {
-    const attrs = projection.split(",").map((a) => a.trim());
-    return {
-      expr: attrs.map((_, i) => `#p${i}`).join(", "),
-      map: Object.fromEntries(attrs.map((a, i) => [`#p${i}`, a])),
-    };
   }
 }

@@ -4,9 +4,9 @@
  * the claim). DynamoDB's TTL deletes days late, so a claim past its `expires_at` is read as absent, and a
  * new claim of the article writes over it.
  */
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DedupConflictError, type IndexedArticle } from "../dedup/dedup-store";
-import { chunks, pause } from "./batch-write";
+import { batchGet } from "./batch-get";
 import { isConditionalCheckFailure } from "./conditional-check";
 import { indexedFromItem, itemFromIndexed } from "./fingerprint-item";
 import { isExpired } from "./lsh-buckets-table";
@@ -31,22 +31,9 @@ export class FingerprintsTable {
   }
 
   async getMany(article_ids: readonly string[]): Promise<IndexedArticle[]> {
-    const found: IndexedArticle[] = [];
-    for (const ids of chunks([...new Set(article_ids)], 100)) {
-      let keys: Record<string, unknown>[] = ids.map((article_id) => ({ article_id }));
-      for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        const out = await this.doc.send(
-          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of out.Responses?.[this.table] ?? []) {
-          const a = this.articleOf(item);
-          if (a) found.push(a);
-        }
-        keys = (out.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
-    return found;
+    const keys = [...new Set(article_ids)].map((article_id) => ({ article_id }));
+    const items = await batchGet(this.doc, this.table, keys, { consistent: true });
+    return items.flatMap((item) => this.articleOf(item) ?? []);
   }
 
   /** Puts the claim, expiring at `expires_at`, on `condition`; the stored claim when that fails. */

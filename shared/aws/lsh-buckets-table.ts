@@ -4,9 +4,10 @@
  * digest and `expires_at` (TTL). DynamoDB's TTL deletes days late, so an entry past its `expires_at` is
  * read as absent.
  */
-import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { BucketHits } from "../dedup/dedup-store";
-import { batchWrite, chunks, pause } from "./batch-write";
+import { batchGet } from "./batch-get";
+import { batchWrite } from "./batch-write";
 
 /** An item past its `expires_at` (epoch seconds) at `nowSeconds`: gone, whether or not TTL deleted it yet. */
 export function isExpired(item: Record<string, unknown> | undefined, nowSeconds: number): boolean {
@@ -68,25 +69,12 @@ export class LshBucketsTable {
   /** Whether the article has an unexpired entry under any key expiring at `since` or later (epoch s). */
   async hasEntry(article_id: string, keys: readonly number[], since: number): Promise<boolean> {
     const now = this.nowSeconds();
-    for (const batch of chunks([...new Set(keys)], 100)) {
-      let pending: Record<string, unknown>[] = batch.map((k) => ({ band_hash: this.bandKey(k), article_id }));
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await pause(attempt);
-        const out = await this.doc.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [this.table]: { Keys: pending, ConsistentRead: true, ProjectionExpression: "expires_at" },
-            },
-          }),
-        );
-        const found = out.Responses?.[this.table] ?? [];
-        if (
-          found.some((i) => !isExpired(i, now) && Number(i.expires_at ?? Number.POSITIVE_INFINITY) >= since)
-        )
-          return true;
-        pending = (out.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
-    return false;
+    const found = await batchGet(
+      this.doc,
+      this.table,
+      [...new Set(keys)].map((k) => ({ band_hash: this.bandKey(k), article_id })),
+      { consistent: true, attributes: ["expires_at"] },
+    );
+    return found.some((i) => !isExpired(i, now) && Number(i.expires_at ?? Number.POSITIVE_INFINITY) >= since);
   }
 }

@@ -1,17 +1,10 @@
 /** The quality use case's store on DynamoDB: the Articles by-day index, Articles items and Sources items. */
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  paginateQuery,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, paginateQuery } from "@aws-sdk/lib-dynamodb";
 import { ARTICLES_BY_DAY_INDEX } from "../config/resource-names";
 import type { DailyQuality, QualitySample } from "../quality/publisher-stats";
 import type { QualityFinding, QualityStore } from "../quality/quality-run";
+import { batchGet } from "./batch-get";
 import { SourcesTable } from "./sources-table";
-
-/** BatchGetItem's limit per request. */
-const BATCH_GET_MAX = 100;
 
 export class DynamoQualityStore implements QualityStore {
   private readonly sources: SourcesTable;
@@ -73,32 +66,19 @@ export class DynamoQualityStore implements QualityStore {
 
   async evidence(articleIds: readonly string[]): Promise<{ url: string; raw_key: string | null }[]> {
     const found = new Map<string, { url: string; raw_key: string | null }>();
-    for (let i = 0; i < articleIds.length; i += BATCH_GET_MAX) {
-      let keys: Record<string, unknown>[] | undefined = articleIds
-        .slice(i, i + BATCH_GET_MAX)
-        .map((article_id) => ({ article_id }));
-      while (keys && keys.length > 0) {
-        const out: BatchGetCommandOutput = await this.doc.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [this.tables.articles]: {
-                Keys: keys,
-                ProjectionExpression: "article_id, #u, raw_key",
-                ExpressionAttributeNames: { "#u": "url" },
-              },
-            },
-          }),
-        );
-        for (const item of out.Responses?.[this.tables.articles] ?? []) {
-          // An item without its URL (written by hand, not by fetch) is no evidence: not "undefined".
-          if (typeof item.url !== "string") continue;
-          found.set(String(item.article_id), {
-            url: item.url,
-            raw_key: typeof item.raw_key === "string" ? item.raw_key : null,
-          });
-        }
-        keys = out.UnprocessedKeys?.[this.tables.articles]?.Keys;
-      }
+    const items = await batchGet(
+      this.doc,
+      this.tables.articles,
+      articleIds.map((article_id) => ({ article_id })),
+      { attributes: ["article_id", "url", "raw_key"] },
+    );
+    for (const item of items) {
+      // An item without its URL (written by hand, not by fetch) is no evidence: not "undefined".
+      if (typeof item.url !== "string") continue;
+      found.set(String(item.article_id), {
+        url: item.url,
+        raw_key: typeof item.raw_key === "string" ? item.raw_key : null,
+      });
     }
     // In the order asked for: the strongest witnesses first.
     return articleIds.flatMap((id) => found.get(id) ?? []);
