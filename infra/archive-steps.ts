@@ -6,15 +6,14 @@
  * stories once, the manifest), a Map of `mark`, `finish`. A failed step is caught: `release` frees the
  * day's lease and the day fails (its work area stays for the next run, which overwrites or deletes it).
  */
-import { CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
+import { Duration } from "aws-cdk-lib";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
-import * as logs from "aws-cdk-lib/aws-logs";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
 import type { ArchiveStepName } from "../shared/archive/archive-steps";
 import type { AlarmTopic } from "./alarm-topic";
-import { arnRef } from "./nag-suppressions";
+import { loggedStateMachine } from "./logged-state-machine";
 import type { StepsSpec } from "./topology";
 
 export interface ArchiveStepsProps {
@@ -115,46 +114,24 @@ export class ArchiveSteps extends Construct {
       resultPath: "$.archived",
     }).itemProcessor(plan.next(busy));
 
-    const logGroup = new logs.LogGroup(this, "Logs", { retention: logs.RetentionDays.ONE_MONTH });
-    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
+    this.stateMachine = loggedStateMachine(this, {
       comment: "storytrail archive: the collected days not current, each in shards, as Parquet",
-      definitionBody: sfn.DefinitionBody.fromChainable(days.next(eachDay)),
+      definition: days.next(eachDay),
       timeout: Duration.seconds(props.spec.timeoutSeconds),
-      // Events without execution data: the states carry days, run ids and ranges, nothing more.
-      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
-      tracingEnabled: props.tracing,
-    });
-    acknowledge(this.stateMachine, props.fn, props.tracing);
-    props.alarms.alarm(this, "ArchiveFailedAlarm", {
-      description:
-        "An archive run failed: a day's step failed after its retries (the day's lease was released; see the execution's failed step and the archive function's log). The next run re-checks the day.",
-      metric: this.stateMachine.metricFailed({ period: Duration.minutes(5), statistic: "Sum" }),
-      above: 0,
-    });
-    new CfnOutput(Stack.of(this), "ArchiveStateMachineArn", {
-      value: this.stateMachine.stateMachineArn,
-      description: "The daily archive run (start it by hand with {} to archive yesterday and the day before)",
+      fn: props.fn,
+      what: "archive",
+      tracing: props.tracing,
+      alarms: props.alarms,
+      alarm: {
+        id: "ArchiveFailedAlarm",
+        description:
+          "An archive run failed: a day's step failed after its retries (the day's lease was released; see the execution's failed step and the archive function's log). The next run re-checks the day.",
+      },
+      output: {
+        id: "ArchiveStateMachineArn",
+        description:
+          "The daily archive run (start it by hand with {} to archive yesterday and the day before)",
+      },
     });
   }
-}
-
-function acknowledge(sm: sfn.StateMachine, fn: lambda.IFunction, tracing: boolean): void {
-  if (!tracing)
-    Validations.of(sm).acknowledge({
-      id: "AwsSolutions-SF2",
-      reason:
-        "X-Ray follows the deploy setting `tracing`, off by default like the functions' (no handler has a tracer).",
-    });
-  const findings: [string, string][] = [
-    [
-      `${arnRef(fn)}:*`,
-      "LambdaInvoke's grant adds the qualified ARN (versions and aliases) of the one archive function.",
-    ],
-    [
-      "*",
-      "CloudWatch Logs delivery for the state machine's log group (logs:*LogDelivery, DescribeLogGroups, resource policies) takes no resource-level permission; and X-Ray's actions when tracing is on.",
-    ],
-  ];
-  for (const [resource, reason] of findings)
-    Validations.of(sm).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
 }

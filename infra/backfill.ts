@@ -5,16 +5,15 @@
  * run out; the child invokes it again from that checkpoint until the file is done. Started by
  * `storytrail backfill` (input: { bucket, keys }).
  */
-import { Aws, type CfnElement, CfnOutput, Duration, Stack, Validations } from "aws-cdk-lib";
+import { Aws, type CfnElement, Duration, Stack, Validations } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
-import * as logs from "aws-cdk-lib/aws-logs";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as tasks from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
 import type { AlarmTopic } from "./alarm-topic";
 import type { BackfillSettings } from "./backfill-settings";
-import { arnRef } from "./nag-suppressions";
+import { loggedStateMachine } from "./logged-state-machine";
 
 export interface BackfillMapProps {
   readonly fn: lambda.IFunction;
@@ -70,54 +69,32 @@ export class BackfillMap extends Construct {
     });
     files.itemProcessor(importFile);
 
-    const logGroup = new logs.LogGroup(this, "Logs", { retention: logs.RetentionDays.ONE_MONTH });
-    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
+    this.stateMachine = loggedStateMachine(this, {
       comment: "storytrail backfill: WARC files in S3 into articles and story clusters",
-      definitionBody: sfn.DefinitionBody.fromChainable(files),
-      // Events without execution data: the states carry checkpoints, not article text.
-      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
-      tracingEnabled: props.tracing,
-    });
-    acknowledgeStateMachine(this.stateMachine, props.fn, props.tracing);
-
-    props.alarms.alarm(this, "BackfillFailedAlarm", {
-      description:
-        "A backfill run failed: more WARC files failed than backfill.tolerated_failure_percentage allows (see the map run's failed items and the backfill function's log).",
-      metric: this.stateMachine.metricFailed({ period: Duration.minutes(5), statistic: "Sum" }),
-      above: 0,
-    });
-    new CfnOutput(Stack.of(this), "BackfillStateMachineArn", {
-      value: this.stateMachine.stateMachineArn,
-      description: "storytrail backfill --state-machine <this ARN> --month YYYY-MM",
+      definition: files,
+      fn: props.fn,
+      what: "backfill",
+      tracing: props.tracing,
+      alarms: props.alarms,
+      alarm: {
+        id: "BackfillFailedAlarm",
+        description:
+          "A backfill run failed: more WARC files failed than backfill.tolerated_failure_percentage allows (see the map run's failed items and the backfill function's log).",
+      },
+      output: {
+        id: "BackfillStateMachineArn",
+        description: "storytrail backfill --state-machine <this ARN> --month YYYY-MM",
+      },
+      moreFindings: childExecutionFindings,
     });
   }
 }
 
-function acknowledgeStateMachine(sm: sfn.StateMachine, fn: lambda.IFunction, tracing: boolean): void {
-  if (!tracing) {
-    Validations.of(sm).acknowledge({
-      id: "AwsSolutions-SF2",
-      reason:
-        "X-Ray follows the deploy setting `tracing`, off by default like the functions' (no handler has a tracer).",
-    });
-  }
-  const findings: [string, string][] = [
-    [
-      `${arnRef(fn)}:*`,
-      "LambdaInvoke's grant adds the qualified ARN (versions and aliases) of the one backfill function.",
-    ],
-    [
-      "*",
-      "CloudWatch Logs delivery for the state machine's log group (logs:*LogDelivery, DescribeLogGroups, resource policies) takes no resource-level permission; and X-Ray's actions when tracing is on.",
-    ],
-  ];
-  // The Distributed Map's own grants: this state machine's child executions, named at run time.
+/** The Distributed Map's own grants: this state machine's child executions, named at run time. */
+function childExecutionFindings(sm: sfn.StateMachine): [string, string][] {
   const executions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${Stack.of(sm).resolve((sm.node.defaultChild as CfnElement).logicalId)}"}]}]}`;
-  for (const suffix of [":*", "/Files:*"])
-    findings.push([
-      `${executions}${suffix}`,
-      "Describe, stop and redrive this state machine's own (child) executions, whose names are made at run time.",
-    ]);
-  for (const [resource, reason] of findings)
-    Validations.of(sm).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
+  return [":*", "/Files:*"].map((suffix) => [
+    `${executions}${suffix}`,
+    "Describe, stop and redrive this state machine's own (child) executions, whose names are made at run time.",
+  ]);
 }
